@@ -1,0 +1,47 @@
+"""The `coachloop` command line: a thin, lazily loaded layer over the package.
+
+Each command lives in its own module and is imported only when it runs, so a
+command never pays for another's imports (the hook path is the one that counts).
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+import click
+
+# name -> "module:attribute" of a click command
+COMMANDS: dict[str, str] = {
+    "judge": "coachloop.cli.judge_cmd:judge",
+    "bench": "coachloop.cli.bench_cmd:bench",
+    "demo": "coachloop.cli.demo_cmd:demo",
+}
+
+
+class LazyGroup(click.Group):
+    """A click group whose subcommands are imported on first use."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        target = COMMANDS.get(cmd_name)
+        if target is None:
+            return None
+        module_name, attr = target.split(":")
+        command: Any = getattr(importlib.import_module(module_name), attr)
+        assert isinstance(command, click.Command)
+        return command
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="coachloop")
+def cli() -> None:
+    """Supervise coding agents at every stop: deliver what needs a human, coach the rest."""
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Console entry point."""
+    cli.main(args=argv if argv is not None else sys.argv[1:], prog_name="coachloop")

@@ -1,0 +1,144 @@
+"""Settings: embedded defaults, then TOML files, then environment variables.
+
+Files, later ones overriding earlier ones: `$COACHLOOP_HOME/config.toml` (user) and
+`<project>/.coachloop/config.toml`. Environment variables win over both. Only the
+standard library is used: this module is on the hook path.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+ENV_HOME = "COACHLOOP_HOME"
+
+
+def home() -> Path:
+    """The data directory: `$COACHLOOP_HOME`, else `~/.coachloop`. Tests redirect it."""
+    value = os.environ.get(ENV_HOME)
+    return Path(value).expanduser() if value else Path.home() / ".coachloop"
+
+
+class ConfigError(ValueError):
+    """A configuration file or value that cannot be used; the message says which."""
+
+
+@dataclass(frozen=True, slots=True)
+class SkillSpec:
+    """A workflow skill as data: how to spot it and what evidence finishes it.
+
+    `requires` lists evidence kinds of which at least one must be shown for a
+    completion under this skill: "tests", "commit", "pr", "paths", "plan", "command".
+    """
+
+    name: str
+    phase: str
+    evidence_hint: str
+    requires: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything configurable, with the embedded defaults (offline, no key)."""
+
+    judge: str = "rules"  # rules | anthropic | openai
+    model: str | None = None  # provider default when None
+    llm_base_url: str | None = None
+    llm_api_key_env: str | None = None  # name of the env var holding the key
+    confidence_threshold: float = 0.80
+    llm_timeout: float = 20.0
+    max_text_chars: int = 12_000
+    max_auto_continues: int = 3
+    skills: tuple[SkillSpec, ...] = field(default_factory=tuple)
+
+
+_ENV_FIELDS: dict[str, tuple[str, type]] = {
+    "COACHLOOP_JUDGE": ("judge", str),
+    "COACHLOOP_MODEL": ("model", str),
+    "COACHLOOP_LLM_BASE_URL": ("llm_base_url", str),
+    "COACHLOOP_CONFIDENCE_THRESHOLD": ("confidence_threshold", float),
+    "COACHLOOP_LLM_TIMEOUT": ("llm_timeout", float),
+    "COACHLOOP_MAX_AUTO_CONTINUES": ("max_auto_continues", int),
+}
+_SCALARS = {
+    "judge": str,
+    "model": str,
+    "llm_base_url": str,
+    "llm_api_key_env": str,
+    "confidence_threshold": float,
+    "llm_timeout": float,
+    "max_text_chars": int,
+    "max_auto_continues": int,
+}
+
+
+def _coerce(name: str, kind: type, value: Any) -> Any:
+    try:
+        if kind is float and isinstance(value, int | float | str):
+            return float(value)
+        if kind is int and isinstance(value, int | str) and not isinstance(value, bool):
+            return int(value)
+        if kind is str and isinstance(value, str):
+            return value
+    except ValueError:
+        pass
+    raise ConfigError(f"setting {name!r} must be {kind.__name__}, got {value!r}")
+
+
+def _skills(raw: Any, source: str) -> tuple[SkillSpec, ...]:
+    if not isinstance(raw, dict):
+        raise ConfigError(f"{source}: [skills] must be a table of tables")
+    out = []
+    for name, spec in raw.items():
+        if not isinstance(spec, dict):
+            raise ConfigError(f"{source}: skill {name!r} must be a table")
+        trigger = name if name.startswith("/") else f"/{name}"
+        requires = spec.get("requires", [])
+        if not isinstance(requires, list) or not all(isinstance(r, str) for r in requires):
+            raise ConfigError(f"{source}: skill {name!r}: requires must be a list of strings")
+        out.append(
+            SkillSpec(
+                name=trigger,
+                phase=str(spec.get("phase", trigger.lstrip("/"))),
+                evidence_hint=str(spec.get("evidence_hint", "")),
+                requires=tuple(requires),
+            )
+        )
+    return tuple(out)
+
+
+def _apply(settings: Settings, data: dict[str, Any], source: str) -> Settings:
+    changes: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "skills":
+            changes["skills"] = settings.skills + _skills(value, source)
+        elif key in _SCALARS:
+            changes[key] = _coerce(key, _SCALARS[key], value)
+        # Unknown keys belong to other sections (store, telegram, ...): ignored here.
+    return replace(settings, **changes)
+
+
+def load_settings(project: Path | None = None, env: dict[str, str] | None = None) -> Settings:
+    """Read the settings for `project` (a directory); raises ConfigError on bad files."""
+    env = dict(os.environ) if env is None else env
+    settings = Settings()
+    files = [home() / "config.toml"]
+    if project is not None:
+        files.append(project / ".coachloop" / "config.toml")
+    for path in files:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}") from exc
+        settings = _apply(settings, data.get("coachloop", data), str(path))
+    for var, (name, kind) in _ENV_FIELDS.items():
+        if env.get(var):
+            settings = replace(settings, **{name: _coerce(var, kind, env[var])})
+    if not 0.0 <= settings.confidence_threshold <= 1.0:
+        raise ConfigError("confidence_threshold must be within [0, 1]")
+    return settings
