@@ -1,0 +1,100 @@
+"""Persistence: one `Store` protocol, two backends.
+
+- SQLite, the default: `<project>/.coachloop/coachloop.db` when a project directory is
+  given, else `$COACHLOOP_HOME/coachloop.db`. Standard library only.
+- Redis, for many agents on many machines: `open_store("redis://host:6379/0")`.
+
+`open_store` picks the backend from, in order: its `target` argument, the
+`COACHLOOP_STORE` environment variable, the `[store]` table's `url` in
+`<project>/.coachloop/config.toml` or `$COACHLOOP_HOME/config.toml`, else the default
+SQLite file. `COACHLOOP_REDIS_PREFIX` or `[store] prefix` sets the Redis key prefix.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from coachloop.config import home
+from coachloop.store.base import StopResult, Store, StoreBase, StoreError, UnknownSession
+from coachloop.store.records import EventRecord, OutboxEntry, Write
+
+__all__ = [
+    "EventRecord",
+    "OutboxEntry",
+    "StopResult",
+    "Store",
+    "StoreBase",
+    "StoreError",
+    "UnknownSession",
+    "Write",
+    "config_table",
+    "default_path",
+    "open_store",
+    "store_config",
+]
+
+ENV_STORE = "COACHLOOP_STORE"
+ENV_PREFIX = "COACHLOOP_REDIS_PREFIX"
+REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
+
+
+def default_path(project: Path | str | None = None) -> Path:
+    """The default SQLite file for `project` (or the user's data directory)."""
+    if project:
+        return Path(project).expanduser() / ".coachloop" / "coachloop.db"
+    return home() / "coachloop.db"
+
+
+def store_config(project: Path | str | None = None) -> dict[str, Any]:
+    """The merged `[store]` table of the user and project config files (project wins)."""
+    return config_table("store", project)
+
+
+def config_table(name: str, project: Path | str | None = None) -> dict[str, Any]:
+    """The merged `[name]` table of the user and project config files (project wins).
+    An unreadable file raises `StoreError` naming it."""
+    merged: dict[str, Any] = {}
+    files = [home() / "config.toml"]
+    if project:
+        files.append(Path(project).expanduser() / ".coachloop" / "config.toml")
+    for path in files:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise StoreError(f"{path}: {exc}") from exc
+        table = data.get("coachloop", data).get(name, {})
+        if isinstance(table, dict):
+            merged.update(table)
+    return merged
+
+
+def open_store(
+    target: str | Path | None = None,
+    *,
+    project: Path | str | None = None,
+    prefix: str | None = None,
+) -> StoreBase:
+    """Open the configured store. `target` is a SQLite file path, `sqlite:///path`, or a
+    Redis URL. Raises `StoreError` with a clear message when it cannot be used."""
+    cfg: dict[str, Any] = {}
+    if target is None:
+        target = os.environ.get(ENV_STORE) or None
+    if target is None:
+        cfg = store_config(project)
+        target = cfg.get("url") or cfg.get("path") or None
+    text = str(target) if target is not None else ""
+    if text.startswith(REDIS_SCHEMES):
+        from coachloop.store.redis_store import RedisStore  # noqa: PLC0415 - optional extra
+
+        pfx = prefix or os.environ.get(ENV_PREFIX) or str(cfg.get("prefix", "coachloop"))
+        return RedisStore(text, prefix=pfx)
+    from coachloop.store.sqlite import SQLiteStore  # noqa: PLC0415 - load one backend only
+
+    if text.startswith("sqlite:///"):
+        text = text[len("sqlite://") :]
+    return SQLiteStore(Path(text) if text else default_path(project))

@@ -1,0 +1,62 @@
+"""The SQLite schema as named, append-only migrations.
+
+Rules: never edit or reorder an entry once released; add a new (name, sql) at the end.
+Each migration runs once, inside the transaction that records its name in `migrations`.
+A database that lists a migration this code does not know was written by a newer
+coachloop, and is refused rather than guessed at.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    (
+        "0001_sessions_events_outbox",
+        """
+        CREATE TABLE sessions (
+            session_id   TEXT PRIMARY KEY,
+            project      TEXT NOT NULL DEFAULT '',
+            agent        TEXT NOT NULL DEFAULT '',
+            status       TEXT NOT NULL,
+            continues    INTEGER NOT NULL DEFAULT 0,
+            last_verdict TEXT,
+            created_at   REAL NOT NULL,
+            updated_at   REAL NOT NULL,
+            state        TEXT NOT NULL
+        );
+        CREATE INDEX sessions_project ON sessions (project, updated_at);
+        CREATE TABLE events (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id  TEXT NOT NULL,
+            kind        TEXT NOT NULL,
+            ts          REAL NOT NULL,
+            recorded_at REAL NOT NULL,
+            job_id      TEXT,
+            decision    TEXT,
+            verdict_type TEXT,
+            source      TEXT NOT NULL DEFAULT '',
+            why         TEXT NOT NULL DEFAULT '',
+            data        TEXT NOT NULL
+        );
+        CREATE INDEX events_session ON events (session_id, id);
+        CREATE TABLE outbox (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL,
+            event_id   INTEGER NOT NULL,
+            kind       TEXT NOT NULL,
+            text       TEXT NOT NULL,
+            created_at REAL NOT NULL,
+            sent_at    REAL
+        );
+        CREATE INDEX outbox_pending ON outbox (sent_at, id);
+        """,
+    ),
+    (
+        "0002_meta",
+        """
+        CREATE TABLE meta (
+            name  TEXT PRIMARY KEY,
+            value REAL NOT NULL
+        );
+        """,
+    ),
+)

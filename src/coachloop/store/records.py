@@ -1,0 +1,98 @@
+"""What a store holds besides session states: event records and outbox entries.
+
+Both are frozen dataclasses with a JSON round trip. Records are built with `id=0` and
+the backend assigns the id when the transaction commits; ids grow with commit order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, get_args
+
+from coachloop.supervisor.state import SessionState
+
+RecordKind = Literal["stop", "human", "alert", "status"]
+OutboxKind = Literal["deliver", "notice", "alert"]
+RECORD_KINDS: tuple[RecordKind, ...] = get_args(RecordKind)
+MAX_STORED_TEXT = 50_000
+
+
+def clip(text: str, limit: int = MAX_STORED_TEXT) -> str:
+    """`text` cut to `limit` characters with a visible marker."""
+    return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} more chars]"
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One step of a session's timeline.
+
+    kind "stop": an agent stop with its `verdict` (the Verdict as a dict), the `decision`
+    ("continue" | "deliver" | "drop"), `why`, and `message` (the coaching sent back, or
+    the text delivered). kind "human": a human message (`source` "prompt" | "chat").
+    kind "alert": a watchdog alert. kind "status": a status change made outside a stop
+    (e.g. a stale session marked abandoned). `ts` is when it happened (the event's own
+    timestamp); `recorded_at` when the store committed it.
+    """
+
+    id: int
+    session_id: str
+    kind: RecordKind
+    ts: float
+    recorded_at: float
+    text: str = ""
+    job_id: str | None = None
+    source: str = ""
+    verdict: dict[str, Any] | None = None
+    decision: str | None = None
+    why: str = ""
+    message: str = ""
+    notices: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {n: getattr(self, n) for n in self.__dataclass_fields__}
+        out["notices"] = list(self.notices)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> EventRecord:
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        known["notices"] = tuple(known.get("notices") or ())
+        return cls(**known)
+
+    @property
+    def verdict_type(self) -> str | None:
+        return None if self.verdict is None else str(self.verdict.get("type"))
+
+
+@dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """A message waiting for (or already given to) the human's chat.
+
+    A chat bridge reads `Store.outbox_pending()` and calls `Store.mark_sent(id)` only once
+    the chat service accepted the message, so a crash in between re-sends rather than loses.
+    """
+
+    id: int
+    session_id: str
+    event_id: int
+    kind: OutboxKind
+    text: str
+    created_at: float
+    sent_at: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {n: getattr(self, n) for n in self.__dataclass_fields__}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> OutboxEntry:
+        return cls(**{k: v for k, v in data.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True, slots=True)
+class Write:
+    """Everything one transaction writes for one session: its next state, new timeline
+    records and new outbox messages (kind, text). Outbox entries link to the first record."""
+
+    state: SessionState
+    events: tuple[EventRecord, ...] = ()
+    outbox: tuple[tuple[OutboxKind, str], ...] = field(default_factory=tuple)

@@ -1,0 +1,239 @@
+"""The Redis store: many agents on many machines sharing one supervisor state.
+
+Keys (`P` is the prefix, "coachloop" by default; `proj` a readable token of the project
+path; `sid` the session id with unsafe characters escaped):
+
+    P:{proj}:{sid}:state    hash  state (JSON), ver (optimistic version)
+    P:{proj}:{sid}:events   list  timeline records (JSON with their id)
+    P:sessions              hash  sid -> proj (finds a session by id alone)
+    P:seq:event, P:seq:outbox     atomic counters (INCR) for record and outbox ids
+    P:outbox                hash  id -> entry JSON;  P:outbox:pending  zset of unsent ids
+    P:outbox:sent           hash  id -> sent time;   P:meta:{name}     periodic-job claims
+
+Concurrency: a transaction reads the state and its version, runs the pure function, then
+commits with one Lua script that checks the version is unchanged and, atomically, writes
+the state, allocates ids with INCR, appends the records and queues the outbox entries.
+On a version conflict the function runs again on the fresh state (optimistic
+concurrency), so no update is ever lost and caps hold across processes and machines.
+redis-py is imported lazily: it is the optional extra `coachloop[redis]`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+import time
+from pathlib import PurePath
+from typing import Any
+
+from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.records import EventRecord, OutboxEntry
+from coachloop.supervisor.state import SessionState
+
+DEFAULT_URL = "redis://127.0.0.1:6379/0"
+MAX_ATTEMPTS = 500
+
+# KEYS: state, events, index, seq:event, outbox, outbox:pending, seq:outbox
+# ARGV: expected ver, state json, sid, proj, n events, events..., outbox entries...
+_COMMIT = """
+local ver = redis.call('HGET', KEYS[1], 'ver') or '0'
+if ver ~= ARGV[1] then return false end
+redis.call('HSET', KEYS[1], 'state', ARGV[2], 'ver', tostring(tonumber(ver) + 1))
+redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4])
+local n = tonumber(ARGV[5])
+local ids = {}
+for i = 1, n do
+  local id = redis.call('INCR', KEYS[4])
+  redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ',' .. string.sub(ARGV[5 + i], 2))
+  ids[i] = id
+end
+local first = ids[1] or 0
+for j = 6 + n, #ARGV do
+  local oid = redis.call('INCR', KEYS[7])
+  local body = '{"id":' .. oid .. ',"event_id":' .. first .. ',' .. string.sub(ARGV[j], 2)
+  redis.call('HSET', KEYS[5], oid, body)
+  redis.call('ZADD', KEYS[6], oid, oid)
+end
+return ids
+"""
+
+
+def _escape(part: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._@+-]", lambda m: f"%{ord(m.group()):02X}", part)
+
+
+def project_token(project: str) -> str:
+    """A short, readable, stable key part for a project path ("_" when there is none)."""
+    if not project:
+        return "_"
+    name = _escape(PurePath(project).name or "root")[:40]
+    return f"{name}-{hashlib.sha1(project.encode()).hexdigest()[:8]}"
+
+
+class RedisStore(StoreBase):
+    """A `Store` on a Redis server. `prefix` namespaces every key (tests use their own)."""
+
+    def __init__(
+        self, url: str = DEFAULT_URL, *, prefix: str = "coachloop", client: Any = None
+    ) -> None:
+        try:
+            import redis  # noqa: PLC0415 - optional extra, imported only when used
+        except ImportError as exc:  # pragma: no cover - depends on the environment
+            raise StoreError(
+                "the Redis store needs redis-py: pip install 'coachloop[redis]'"
+            ) from exc
+        self._redis_mod = redis
+        self.prefix = prefix.rstrip(":")
+        self.location = f"{url} (prefix {self.prefix!r})"
+        self._r = client or redis.Redis.from_url(url, socket_timeout=10, socket_connect_timeout=5)
+        try:
+            self._r.ping()
+        except redis.RedisError as exc:
+            raise StoreError(f"cannot reach Redis at {url}: {exc}") from exc
+        self._commit = self._r.register_script(_COMMIT)
+        self._projects: dict[str, str] = {}
+
+    def _k(self, *parts: str) -> str:
+        return ":".join((self.prefix, *parts))
+
+    def _skeys(self, proj: str, sid: str) -> tuple[str, str]:
+        base = self._k(proj, _escape(sid))
+        return base + ":state", base + ":events"
+
+    def _proj(self, session_id: str, hint: str | None = None) -> str | None:
+        """The project token a session is stored under (None: not stored, no hint)."""
+        tok = self._projects.get(session_id)
+        if tok is None:
+            raw = self._call(self._r.hget, self._k("sessions"), session_id)
+            if raw is not None:
+                tok = raw.decode()
+                self._projects[session_id] = tok
+        if tok is None and hint is not None:
+            return project_token(hint)
+        return tok
+
+    def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(*args, **kwargs)
+        except self._redis_mod.RedisError as exc:
+            raise StoreError(f"Redis store {self.location}: {exc}") from exc
+
+    def transact(
+        self, session_id: str, fn: TxnFn[R], *, project: str = ""
+    ) -> tuple[R, tuple[int, ...]]:
+        proj = self._proj(session_id, project)
+        assert proj is not None
+        state_key, events_key = self._skeys(proj, session_id)
+        for attempt in range(MAX_ATTEMPTS):
+            raw, ver = self._call(self._r.hmget, state_key, ["state", "ver"])
+            state = SessionState.from_dict(json.loads(raw)) if raw is not None else None
+            write, result = fn(state)
+            if write is None:
+                return result, ()
+            args: list[Any] = [
+                (ver or b"0").decode(),
+                json.dumps(write.state.to_dict()),
+                session_id,
+                proj,
+                len(write.events),
+            ]
+            for ev in write.events:
+                data = ev.to_dict()
+                del data["id"]
+                args.append(json.dumps(data))
+            now = time.time()
+            for kind, text in write.outbox:
+                entry = {
+                    "session_id": session_id,
+                    "kind": kind,
+                    "text": text,
+                    "created_at": now,
+                    "sent_at": None,
+                }
+                args.append(json.dumps(entry))
+            keys = [
+                state_key,
+                events_key,
+                self._k("sessions"),
+                self._k("seq", "event"),
+                self._k("outbox"),
+                self._k("outbox", "pending"),
+                self._k("seq", "outbox"),
+            ]
+            ids = self._call(self._commit, keys, args)
+            if ids is not None:
+                self._projects[session_id] = proj
+                return result, tuple(int(i) for i in ids)
+            time.sleep(random.uniform(0, 0.0005 * min(attempt + 1, 20)))
+        raise StoreError(
+            f"Redis store {self.location}: gave up on session {session_id!r} after "
+            f"{MAX_ATTEMPTS} conflicting attempts"
+        )
+
+    def _keys_of(self, session_id: str) -> tuple[str, str]:
+        proj = self._proj(session_id)
+        if proj is None:
+            raise UnknownSession(session_id, self.location)
+        return self._skeys(proj, session_id)
+
+    def get_session(self, session_id: str) -> SessionState:
+        raw = self._call(self._r.hget, self._keys_of(session_id)[0], "state")
+        if raw is None:
+            raise UnknownSession(session_id, self.location)
+        return SessionState.from_dict(json.loads(raw))
+
+    def list_sessions(self, project: str | None = None) -> list[SessionState]:
+        index: dict[bytes, bytes] = self._call(self._r.hgetall, self._k("sessions"))
+        pipe = self._r.pipeline(transaction=False)
+        for sid, proj in index.items():
+            pipe.hget(self._skeys(proj.decode(), sid.decode())[0], "state")
+        states = [SessionState.from_dict(json.loads(r)) for r in self._call(pipe.execute) if r]
+        if project is not None:
+            states = [s for s in states if s.project == project]
+        return sorted(states, key=lambda s: s.updated_at, reverse=True)
+
+    def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
+        self.get_session(session_id)
+        start = -limit if limit else 0
+        rows = self._call(self._r.lrange, self._keys_of(session_id)[1], start, -1)
+        return [EventRecord.from_dict(json.loads(r)) for r in rows]
+
+    def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
+        ids = self._call(self._r.zrange, self._k("outbox", "pending"), 0, limit - 1)
+        if not ids:
+            return []
+        rows = self._call(self._r.hmget, self._k("outbox"), ids)
+        return [OutboxEntry.from_dict(json.loads(r)) for r in rows if r is not None]
+
+    def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
+        ts = time.time() if sent_at is None else sent_at
+        if not self._call(self._r.hexists, self._k("outbox"), entry_id):
+            raise StoreError(f"Redis store {self.location}: no outbox entry {entry_id}")
+        pipe = self._r.pipeline(transaction=True)
+        pipe.zrem(self._k("outbox", "pending"), entry_id)
+        pipe.hsetnx(self._k("outbox", "sent"), entry_id, ts)
+        self._call(pipe.execute)
+
+    def delete_session(self, session_id: str) -> None:
+        """Forget a session: its state and timeline (outbox entries stay)."""
+        proj = self._proj(session_id)
+        if proj is None:
+            return
+        state_key, events_key = self._skeys(proj, session_id)
+        pipe = self._r.pipeline(transaction=True)
+        pipe.delete(state_key, events_key)
+        pipe.hdel(self._k("sessions"), session_id)
+        self._call(pipe.execute)
+        self._projects.pop(session_id, None)
+
+    def claim(self, name: str, interval: float, now: float | None = None) -> bool:
+        """At most one caller per `interval` seconds gets True (SET NX with expiry; the
+        interval runs on the Redis server's clock, `now` is only recorded)."""
+        ts = time.time() if now is None else now
+        key = self._k("meta", name)
+        return bool(self._call(self._r.set, key, str(ts), ex=max(1, int(interval)), nx=True))
+
+    def close(self) -> None:
+        self._r.close()

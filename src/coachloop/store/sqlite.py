@@ -1,0 +1,275 @@
+"""The default store: one SQLite file (standard library only, on the hook path).
+
+WAL journal, `synchronous=NORMAL` (a committed transaction survives the writer being
+killed), a busy timeout so concurrent processes queue instead of failing, and one
+`BEGIN IMMEDIATE` transaction per event: the session row is read and written under the
+database's write lock, so 32 processes stopping at once serialise cleanly. A file that is
+not a SQLite database is refused with a `StoreError` naming it and is never written to.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.migrations import MIGRATIONS
+from coachloop.store.records import EventRecord, OutboxEntry
+from coachloop.supervisor.state import SessionState
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a path that exists but is not a SQLite database, before SQLite opens it."""
+    if path.is_dir():
+        raise StoreError(f"store path {path} is a directory, not a SQLite database file")
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(len(SQLITE_HEADER))
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    if head and head != SQLITE_HEADER:
+        raise StoreError(f"store path {path} is not a SQLite database; refusing to touch it")
+
+
+def _statements(sql: str) -> list[str]:
+    return [s.strip() for s in sql.split(";") if s.strip()]
+
+
+class SQLiteStore(StoreBase):
+    """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
+    many processes (SQLite's file locks). Use as a context manager or call `close()`."""
+
+    def __init__(self, path: Path | str, *, timeout: float = 30.0) -> None:
+        self.path = Path(path).expanduser()
+        self.location = str(self.path)
+        _check_file(self.path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the store directory for {self.path}: {exc}") from exc
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(
+                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
+            )
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
+        try:
+            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+            self._wal()
+            self._db.execute("PRAGMA synchronous = NORMAL")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StoreError(
+                f"store {self.path} is not a usable coachloop database: {exc}"
+            ) from exc
+        except StoreError:
+            self._db.close()
+            raise
+
+    def _wal(self) -> None:
+        for attempt in range(50):
+            try:
+                self._db.execute("PRAGMA journal_mode = WAL").fetchone()
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or attempt == 49:
+                    raise
+                time.sleep(0.05)
+
+    def _migrate(self) -> None:
+        known = [name for name, _ in MIGRATIONS]
+        try:
+            applied = {r[0] for r in self._db.execute("SELECT name FROM migrations")}
+            if applied == set(known):
+                return
+        except sqlite3.OperationalError:
+            pass  # no migrations table yet
+        with self._tx() as db:
+            db.execute(
+                "CREATE TABLE IF NOT EXISTS migrations"
+                " (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+            )
+            applied = {r[0] for r in db.execute("SELECT name FROM migrations")}
+            newer = sorted(applied - set(known))
+            if newer:
+                raise StoreError(
+                    f"store {self.path} has migrations this coachloop does not know "
+                    f"({', '.join(newer)}): it was written by a newer version"
+                )
+            for name, sql in MIGRATIONS:
+                if name in applied:
+                    continue
+                for stmt in _statements(sql):
+                    db.execute(stmt)
+                db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+
+    @contextmanager
+    def _tx(self) -> Iterator[sqlite3.Connection]:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            with self._lock:
+                return list(self._db.execute(sql, args))
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def transact(
+        self, session_id: str, fn: TxnFn[R], *, project: str = ""
+    ) -> tuple[R, tuple[int, ...]]:
+        try:
+            with self._tx() as db:
+                row = db.execute(
+                    "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
+                ).fetchone()
+                state = SessionState.from_dict(json.loads(row[0])) if row else None
+                write, result = fn(state)
+                if write is None:
+                    return result, ()
+                st = write.state
+                db.execute(
+                    "INSERT INTO sessions (session_id, project, agent, status, continues,"
+                    " last_verdict, created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
+                    " ON CONFLICT(session_id) DO UPDATE SET project=excluded.project,"
+                    " agent=excluded.agent, status=excluded.status, continues=excluded.continues,"
+                    " last_verdict=excluded.last_verdict, updated_at=excluded.updated_at,"
+                    " state=excluded.state",
+                    (
+                        session_id,
+                        st.project,
+                        st.agent,
+                        st.status,
+                        st.continues,
+                        st.last_verdict,
+                        st.created_at,
+                        st.updated_at,
+                        json.dumps(st.to_dict()),
+                    ),
+                )
+                ids: list[int] = []
+                for ev in write.events:
+                    data = ev.to_dict()
+                    del data["id"]
+                    cur = db.execute(
+                        "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision,"
+                        " verdict_type, source, why, data) VALUES (?,?,?,?,?,?,?,?,?,?)",
+                        (
+                            session_id,
+                            ev.kind,
+                            ev.ts,
+                            ev.recorded_at,
+                            ev.job_id,
+                            ev.decision,
+                            ev.verdict_type,
+                            ev.source,
+                            ev.why,
+                            json.dumps(data),
+                        ),
+                    )
+                    ids.append(int(cur.lastrowid or 0))
+                now = time.time()
+                for kind, text in write.outbox:
+                    db.execute(
+                        "INSERT INTO outbox (session_id, event_id, kind, text, created_at)"
+                        " VALUES (?,?,?,?,?)",
+                        (session_id, ids[0] if ids else 0, kind, text, now),
+                    )
+                return result, tuple(ids)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def get_session(self, session_id: str) -> SessionState:
+        rows = self._read("SELECT state FROM sessions WHERE session_id = ?", (session_id,))
+        if not rows:
+            raise UnknownSession(session_id, self.location)
+        return SessionState.from_dict(json.loads(rows[0][0]))
+
+    def list_sessions(self, project: str | None = None) -> list[SessionState]:
+        if project is None:
+            rows = self._read("SELECT state FROM sessions ORDER BY updated_at DESC")
+        else:
+            rows = self._read(
+                "SELECT state FROM sessions WHERE project = ? ORDER BY updated_at DESC", (project,)
+            )
+        return [SessionState.from_dict(json.loads(r[0])) for r in rows]
+
+    def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
+        self.get_session(session_id)
+        sql = "SELECT id, data FROM events WHERE session_id = ? ORDER BY id DESC"
+        args: tuple[Any, ...] = (session_id,)
+        if limit is not None:
+            sql += " LIMIT ?"
+            args += (limit,)
+        rows = self._read(sql, args)
+        return [EventRecord.from_dict({**json.loads(d), "id": i}) for i, d in reversed(rows)]
+
+    def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
+        rows = self._read(
+            "SELECT id, session_id, event_id, kind, text, created_at, sent_at FROM outbox"
+            " WHERE sent_at IS NULL ORDER BY id LIMIT ?",
+            (limit,),
+        )
+        return [OutboxEntry(*r) for r in rows]
+
+    def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
+        ts = time.time() if sent_at is None else sent_at
+        try:
+            with self._tx() as db:
+                row = db.execute("SELECT sent_at FROM outbox WHERE id = ?", (entry_id,)).fetchone()
+                if row is None:
+                    raise StoreError(f"store {self.path}: no outbox entry {entry_id}")
+                if row[0] is None:
+                    db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (ts, entry_id))
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def delete_session(self, session_id: str) -> None:
+        """Forget a session: its state, timeline and sent outbox entries (pending stay)."""
+        try:
+            with self._tx() as db:
+                db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
+                db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
+                db.execute(
+                    "DELETE FROM outbox WHERE session_id = ? AND sent_at IS NOT NULL", (session_id,)
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def claim(self, name: str, interval: float, now: float | None = None) -> bool:
+        ts = time.time() if now is None else now
+        try:
+            with self._tx() as db:
+                row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+                if row is not None and ts - float(row[0]) < interval:
+                    return False
+                db.execute(
+                    "INSERT INTO meta (name, value) VALUES (?, ?)"
+                    " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                    (name, ts),
+                )
+                return True
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,289 @@
+"""The routing policy: one pure function of (session state, stop event, verdict).
+
+`decide` returns the `Decision` and the session's next state; it reads no clock, touches
+no store and never raises for a well-formed input, so every rule is testable alone.
+Rules, in order:
+
+1. **Crash guard.** An error (verdict type "error", a StopFailure, or an `error` on the
+   event) is never continued and marks the session "failed". The first error of a run is
+   delivered in full; later errors of the same run are dropped and counted. When the run
+   ends (the next non-error stop, or a human message) one summary notice ("N more errors
+   since T; last: X") is delivered alongside that step's decision. Errors bypass the
+   duplicate gate: a failure signal is never lost as a "duplicate".
+2. **Duplicate gate** (per `job_id`). Continuing a job or delivering its completion closes
+   it: after a completion every later stop of the job is dropped; after a continuation
+   only the agent's reply to it (`stop_hook_active`) is accepted, once; a byte-for-byte
+   re-send of the job's last delivered output is dropped.
+3. **Delivered types** (question, completion, blocker) go to the human.
+4. **Status** is auto-continued with the verdict's coaching unless: the output is empty,
+   the session failed (no auto-continue until a human message), the session already used
+   `max_auto_continues` since the last human message (delivered with a cap note), or the
+   text is identical to the output continued just before (delivered with a note).
+
+`on_human` resets the count and replaces the prompt context; `context_for` rebuilds the
+judge's input from the stored context, so the skill, plan and prompt survive every
+continuation.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from coachloop.events import HumanMessage, StopEvent
+from coachloop.judge.input import JudgeInput
+from coachloop.supervisor.state import (
+    Context,
+    Decision,
+    JobMark,
+    JobStatus,
+    SessionState,
+    SessionStatus,
+    continue_with,
+    deliver,
+    digest,
+    drop,
+)
+
+if TYPE_CHECKING:
+    from coachloop.config import Settings
+    from coachloop.judge.verdict import Verdict
+
+CLAUDE_CODE_BLOCK_CAP = 8  # Claude Code ends a turn itself after 8 consecutive blocks
+PLAIN_CONTINUE = "continue"
+NOTE = "[coachloop]"
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The supervisor's limits. `max_auto_continues` is per session, since the last human
+    message, and must stay below Claude Code's own cap of consecutive Stop-hook blocks."""
+
+    max_auto_continues: int = 3
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.max_auto_continues < CLAUDE_CODE_BLOCK_CAP:
+            raise ValueError(
+                f"max_auto_continues must be within 0..{CLAUDE_CODE_BLOCK_CAP - 1}, "
+                f"got {self.max_auto_continues}"
+            )
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> Policy:
+        """The policy configured in `settings` (project config overrides user config)."""
+        return cls(max_auto_continues=settings.max_auto_continues)
+
+
+def when(ts: float | None) -> str:
+    """`ts` as a UTC time for messages."""
+    return "?" if ts is None else time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(ts))
+
+
+def cap_note(n: int) -> str:
+    return (
+        f"{NOTE} Auto-continue cap reached ({n} of {n} since the last human message); "
+        "the agent has stopped and waits for you."
+    )
+
+
+REPEAT_NOTE = (
+    f"{NOTE} The agent repeated the output it was just sent back with; "
+    "continuing again would loop, so it waits for you."
+)
+FAILED_NOTE = f"{NOTE} This session failed earlier; it is not auto-continued until you reply."
+EMPTY_NOTE = f"{NOTE} The agent stopped without any output."
+
+
+def _with_note(text: str, note: str) -> str:
+    return f"{text.rstrip()}\n\n{note}" if text.strip() else note
+
+
+def _merge_context(ctx: Context, skill: str | None, phase: str | None, plan: str | None) -> Context:
+    return replace(
+        ctx,
+        skill=skill or ctx.skill,
+        phase=phase or ctx.phase,
+        plan_file=plan or ctx.plan_file,
+    )
+
+
+def _end_error_run(state: SessionState) -> tuple[SessionState, tuple[str, ...]]:
+    """Close an error run; returns the summary notice when errors were held back."""
+    if state.error_run == 0:
+        return state, ()
+    notices: tuple[str, ...] = ()
+    if state.error_run > 1:
+        more = state.error_run - 1
+        notices = (
+            f"{NOTE} {more} more error{'s' if more > 1 else ''} since "
+            f"{when(state.error_since)} were not sent one by one; last: {state.last_error}",
+        )
+    return replace(state, error_run=0, error_since=None, last_error=None), notices
+
+
+def _error(
+    state: SessionState, event: StopEvent, verdict: Verdict
+) -> tuple[Decision, SessionState]:
+    err = (event.error or verdict.reason or "error").strip()[:300]
+    base = replace(state, status="failed", last_error=err, last_continued=None)
+    if state.error_run == 0:
+        text = event.text.strip() or f"{NOTE} The agent stopped with an error: {err}"
+        new = replace(base, error_run=1, error_since=event.timestamp, last_decision="deliver")
+        why = f"error ({err}): delivered once, session marked failed, never auto-continued"
+        return deliver(text, why), new
+    n = state.error_run + 1
+    new = replace(base, error_run=n, last_decision="drop")
+    why = (
+        f"error run: error {n} since {when(state.error_since)} ({err}); "
+        "summarised when the run ends instead of repeated"
+    )
+    return drop(why), new
+
+
+def _gate(state: SessionState, event: StopEvent) -> tuple[str | None, SessionState]:
+    """The duplicate gate: a reason to drop the stop, and the state with the job updated."""
+    if event.job_id is None:
+        return None, state
+    job = event.job_id
+    mark = state.job(job)
+    if mark is None:
+        return None, state.with_job(JobMark(job))
+    if mark.status == "closed":
+        return f"duplicate: the completion of job {job} was already delivered", state
+    if mark.status == "continued":
+        if not event.stop_hook_active:
+            return (
+                f"duplicate: job {job} was continued and this stop is not the reply to it",
+                state,
+            )
+        return None, state.with_job(replace(mark, status="open"))
+    if mark.delivered is not None and mark.delivered == digest(event.text):
+        return f"duplicate: job {job} already delivered this exact output", state
+    return None, state
+
+
+def _delivered(
+    state: SessionState, event: StopEvent, text_digest: str, *, close: bool
+) -> SessionState:
+    new = replace(state, last_continued=None, last_decision="deliver")
+    if event.job_id is None:
+        return new
+    mark = new.job(event.job_id) or JobMark(event.job_id)
+    status: JobStatus = "closed" if close else "open"
+    return new.with_job(replace(mark, status=status, delivered=text_digest))
+
+
+def decide(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy | None = None
+) -> tuple[Decision, SessionState]:
+    """Decide what follows `event` judged as `verdict`; returns (decision, next state).
+
+    Pure: the same inputs always give the same outputs. `state` must be the state of
+    `event.session_id` (a new session starts from `SessionState.new`).
+    """
+    if event.session_id != state.session_id:
+        raise ValueError(
+            f"event of session {event.session_id!r} given state of {state.session_id!r}"
+        )
+    policy = policy or Policy()
+    now = event.timestamp
+    base = replace(
+        state,
+        stops=state.stops + 1,
+        updated_at=max(state.updated_at, now),
+        last_verdict=verdict.type,
+        agent=state.agent or event.agent,
+        project=state.project or event.project,
+        cwd=event.cwd or state.cwd,
+        context=_merge_context(state.context, event.skill, event.phase, event.plan_file),
+        flags=tuple(f for f in state.flags if f != "silent"),
+    )
+    if verdict.type == "error" or event.failed:
+        return _error(base, event, verdict)
+
+    why_dup, base = _gate(base, event)
+    if why_dup is not None:
+        return drop(why_dup), replace(base, last_decision="drop")
+
+    base, notices = _end_error_run(base)
+    text = event.text
+    fp = digest(text)
+    if verdict.route == "deliver":
+        completion = verdict.type == "completion"
+        new = _delivered(base, event, fp, close=completion)
+        new = replace(new, status="done" if completion else "waiting")
+        return deliver(text, f"{verdict.type}: {verdict.reason}", notices), new
+
+    cap = policy.max_auto_continues
+    held: tuple[str, str] | None = None
+    if not text.strip():
+        held = (EMPTY_NOTE, "empty output is never auto-continued")
+    elif base.status == "failed":
+        held = (
+            _with_note(text, FAILED_NOTE),
+            "the session failed: no auto-continue until a human message",
+        )
+    elif base.continues >= cap:
+        held = (
+            _with_note(text, cap_note(cap)),
+            f"auto-continue cap reached ({base.continues}/{cap})",
+        )
+    elif base.last_continued == fp:
+        held = (_with_note(text, REPEAT_NOTE), "identical to the output continued just before")
+    if held is not None:
+        new = _delivered(base, event, fp, close=False)
+        status: SessionStatus = "failed" if base.status == "failed" else "waiting"
+        return deliver(held[0], held[1], notices), replace(new, status=status)
+
+    coaching = (verdict.coaching_message or "").strip() or PLAIN_CONTINUE
+    n = base.continues + 1
+    new = replace(base, continues=n, status="running", last_continued=fp, last_decision="continue")
+    if event.job_id is not None:
+        mark = new.job(event.job_id) or JobMark(event.job_id)
+        new = new.with_job(replace(mark, status="continued"))
+    decision = continue_with(coaching, f"status ({verdict.reason}): auto-continue {n}/{cap}")
+    if notices:
+        decision = replace(decision, notices=notices)
+    return decision, new
+
+
+def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionState, tuple[str, ...]]:
+    """A human message: reset the count, start a new run, replace the prompt context.
+
+    Returns the next state and the summary notice of an error run it ends (if any).
+    Skill, phase and plan are replaced only when the message names them.
+    """
+    now = msg.timestamp
+    st = state or SessionState.new(msg.session_id, now, agent=msg.agent, project=msg.project)
+    if st.session_id != msg.session_id:
+        raise ValueError(f"message of session {msg.session_id!r} given state of {st.session_id!r}")
+    st, notices = _end_error_run(st)
+    ctx = _merge_context(replace(st.context, prompt=msg.text), msg.skill, msg.phase, msg.plan_file)
+    new = replace(
+        st,
+        status="running",
+        continues=0,
+        context=ctx,
+        last_continued=None,
+        updated_at=max(st.updated_at, now),
+        run_started_at=now,
+        last_human_at=now,
+        flags=(),
+    )
+    return new, notices
+
+
+def context_for(state: SessionState | None, event: StopEvent) -> JudgeInput:
+    """The judge's input for `event`: the event's own context first, then the session's."""
+    ctx = state.context if state is not None else Context()
+    ctx = _merge_context(ctx, event.skill, event.phase, event.plan_file)
+    return JudgeInput(
+        text=event.text,
+        prompt=ctx.prompt,
+        skill=ctx.skill,
+        phase=ctx.phase,
+        plan_file=ctx.plan_file,
+        event=event.kind,
+        error=event.error,
+    )

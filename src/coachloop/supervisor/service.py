@@ -1,0 +1,162 @@
+"""The supervisor service: the pure policy, wrapped in persistence and side effects.
+
+Per stop: read the session's stored context to build the judge's input (`context`), let
+the judge run outside any lock (an LLM call may take seconds), then `on_stop` commits the
+decision in one store transaction (state, timeline record, outbox entries), writes the
+lifecycle snapshot, and now and then (at most once per `cleanup_interval`, claimed in the
+store so one process among many does it) runs the snapshot retention cleanup.
+Snapshot or cleanup failures are logged and never change or lose a decision.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from coachloop import snapshots
+from coachloop.events import HumanMessage, StopEvent
+from coachloop.judge.input import JudgeInput
+from coachloop.supervisor.policy import Policy, context_for
+from coachloop.supervisor.state import Decision, SessionState
+
+if TYPE_CHECKING:
+    from coachloop.judge.verdict import Verdict
+    from coachloop.store import StopResult, Store
+
+log = logging.getLogger("coachloop.supervisor")
+ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
+CLEANUP_CLAIM = "snapshot_cleanup"
+
+
+def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | None:
+    """The snapshot event of a decided stop (None: no snapshot, e.g. a dropped duplicate)."""
+    if decision.kind == "continue":
+        return "auto_continue"
+    if decision.kind == "drop":
+        return None
+    if verdict.type == "error" or event.failed:
+        return "error"
+    return "complete" if verdict.type == "completion" else "deliver"
+
+
+class Supervisor:
+    """Decides every stop of every session within the policy's caps, and records it.
+
+    `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots=False` turns
+    snapshots off. `clock` is injectable for tests.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        policy: Policy | None = None,
+        *,
+        snapshots_on: bool = True,
+        snapshot_root: Path | None = None,
+        retention_days: float = snapshots.DEFAULT_RETENTION_DAYS,
+        cleanup_interval: float = 3600.0,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.store = store
+        self.policy = policy or Policy()
+        self.snapshots_on = snapshots_on
+        self.snapshot_root = snapshot_root
+        self.retention_days = retention_days
+        self.cleanup_interval = cleanup_interval
+        self.clock = clock
+
+    @classmethod
+    def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
+        """The supervisor configured for `project`: its settings, store and retention.
+
+        Retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots] retention_days`
+        in the config files, else 7 days.
+        """
+        from coachloop.config import ConfigError, load_settings  # noqa: PLC0415
+        from coachloop.store import config_table, open_store  # noqa: PLC0415 - import cycle
+
+        proj = Path(project) if project else None
+        settings = load_settings(proj)
+        raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", proj).get("retention_days")
+        try:
+            retention = float(raw) if raw is not None else snapshots.DEFAULT_RETENTION_DAYS
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"snapshot retention_days must be a number, got {raw!r}") from exc
+        return cls(
+            open_store(store, project=proj),
+            Policy.from_settings(settings),
+            retention_days=retention,
+        )
+
+    def context(self, event: StopEvent) -> JudgeInput:
+        """The judge's input for `event`, with the session's stored prompt, skill and plan."""
+        from coachloop.store import UnknownSession  # noqa: PLC0415 - import cycle
+
+        try:
+            state: SessionState | None = self.store.get_session(event.session_id)
+        except UnknownSession:
+            state = None
+        return context_for(state, event)
+
+    def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
+        """Decide and record one judged stop; returns the committed result."""
+        result = self.store.record_stop(event, verdict, self.policy)
+        label = lifecycle(event, verdict, result.decision)
+        if label is not None:
+            self._snapshot(
+                event.session_id,
+                label,
+                {
+                    "event_id": result.event_id,
+                    "stop": event.to_dict(),
+                    "verdict": verdict.to_dict(),
+                    "decision": result.decision.to_dict(),
+                    "state": result.state.to_dict(),
+                },
+            )
+        self.maintain()
+        return result
+
+    def process(self, event: StopEvent, judge: Callable[[JudgeInput], Verdict]) -> StopResult:
+        """Judge `event` with its session context, then `on_stop`."""
+        return self.on_stop(event, judge(self.context(event)))
+
+    def on_human(self, msg: HumanMessage) -> SessionState:
+        """Record a human message: resets the auto-continue count, replaces the prompt."""
+        state, event_id = self.store.record_human(msg)
+        self._snapshot(
+            msg.session_id,
+            "resume",
+            {
+                "event_id": event_id,
+                "message": msg.to_dict(),
+                "state": state.to_dict(),
+            },
+        )
+        return state
+
+    def maintain(self, now: float | None = None) -> snapshots.CleanupReport | None:
+        """Run the snapshot retention cleanup if no process did within `cleanup_interval`."""
+        try:
+            ts = self.clock() if now is None else now
+            if not self.store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+                return None
+            report = snapshots.cleanup(self.retention_days, root=self.snapshot_root, now=ts)
+        except Exception:  # maintenance must never break a decision
+            log.exception("snapshot cleanup failed")
+            return None
+        for err in report.errors:
+            log.warning("snapshot cleanup: %s", err)
+        return report
+
+    def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
+        if not self.snapshots_on:
+            return
+        try:
+            snapshots.save(session_id, label, data, root=self.snapshot_root, now=self.clock())
+        except (OSError, ValueError, TypeError):
+            log.exception("could not save the %s snapshot of session %s", label, session_id)

@@ -1,0 +1,194 @@
+"""The supervisor's data: a session's state, and the decision taken at a stop.
+
+Everything here is a frozen dataclass with a lossless JSON round trip (`to_dict` /
+`from_dict`), so each store backend persists a session as one JSON document and the
+decision function stays pure. `from_dict` tolerates missing keys (defaults apply), so a
+state written by an older version still loads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, get_args
+
+SessionStatus = Literal["running", "waiting", "done", "failed", "abandoned"]
+JobStatus = Literal["open", "continued", "closed"]
+DecisionKind = Literal["continue", "deliver", "drop"]
+
+SESSION_STATUSES: tuple[SessionStatus, ...] = get_args(SessionStatus)
+DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
+MAX_JOBS = 64  # the job ledger keeps the most recent jobs only
+
+
+def digest(text: str) -> str:
+    """A short fingerprint of `text` with whitespace normalised (for repeat detection)."""
+    norm = " ".join(text.split())
+    return hashlib.blake2b(norm.encode("utf-8", "replace"), digest_size=12).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """The turn's context handed to the judge: the human's prompt and the workflow."""
+
+    prompt: str | None = None
+    skill: str | None = None
+    phase: str | None = None
+    plan_file: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class JobMark:
+    """What the duplicate gate knows of one job.
+
+    "open": a stop is expected. "continued": the supervisor continued the job, so only the
+    agent's reply to that continuation may come next. "closed": its completion was
+    delivered; every later stop of the job is a duplicate. `delivered` is the fingerprint
+    of the job's last delivered output (an identical re-send is a duplicate).
+    """
+
+    job_id: str
+    status: JobStatus = "open"
+    delivered: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionState:
+    """Everything the supervisor remembers of one session.
+
+    `continues` counts auto-continues since the last human message. `error_run` counts
+    consecutive error stops; `error_since`/`last_error` describe the run. `flags` are the
+    watchdog conditions raised and not yet cleared. Times are epoch seconds.
+    """
+
+    session_id: str
+    agent: str = ""
+    project: str = ""
+    cwd: str = ""
+    status: SessionStatus = "running"
+    continues: int = 0
+    context: Context = field(default_factory=Context)
+    jobs: tuple[JobMark, ...] = ()
+    last_continued: str | None = None
+    error_run: int = 0
+    error_since: float | None = None
+    last_error: str | None = None
+    last_verdict: str | None = None
+    last_decision: str | None = None
+    stops: int = 0
+    created_at: float = 0.0
+    updated_at: float = 0.0
+    run_started_at: float = 0.0
+    last_human_at: float | None = None
+    tool_signature: str | None = None
+    tool_repeats: int = 0
+    flags: tuple[str, ...] = ()
+
+    @classmethod
+    def new(
+        cls, session_id: str, now: float, *, agent: str = "", project: str = "", cwd: str = ""
+    ) -> SessionState:
+        """A fresh running session first seen at `now`."""
+        return cls(
+            session_id=session_id,
+            agent=agent,
+            project=project,
+            cwd=cwd,
+            created_at=now,
+            updated_at=now,
+            run_started_at=now,
+        )
+
+    def job(self, job_id: str) -> JobMark | None:
+        """The ledger entry of `job_id`, if the job is known."""
+        for mark in self.jobs:
+            if mark.job_id == job_id:
+                return mark
+        return None
+
+    def with_job(self, mark: JobMark) -> SessionState:
+        """The state with `mark` replacing (or added as) the most recent job entry."""
+        jobs = (*(m for m in self.jobs if m.job_id != mark.job_id), mark)
+        return replace(self, jobs=jobs[-MAX_JOBS:])
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (tuples become lists)."""
+        out: dict[str, Any] = {n: getattr(self, n) for n in self.__dataclass_fields__}
+        out["context"] = {n: getattr(self.context, n) for n in Context.__dataclass_fields__}
+        out["jobs"] = [[m.job_id, m.status, m.delivered] for m in self.jobs]
+        out["flags"] = list(self.flags)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SessionState:
+        """Rebuild a state from `to_dict` output; unknown keys are ignored."""
+        known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
+        ctx = known.get("context") or {}
+        known["context"] = Context(
+            **{k: v for k, v in ctx.items() if k in Context.__dataclass_fields__}
+        )
+        known["jobs"] = tuple(JobMark(str(j[0]), j[1], j[2]) for j in known.get("jobs") or ())
+        known["flags"] = tuple(known.get("flags") or ())
+        return cls(**known)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """What happens after a stop.
+
+    - "continue": send `text` (the coaching) back to the agent as its next instruction.
+    - "deliver": hand `text` to the human (chat outbox) and let the agent stop.
+    - "drop": nothing is sent; the agent stops. `text` is empty.
+    `why` is always a plain sentence for the event log. `notices` are extra deliveries
+    written to the outbox alongside (e.g. the summary of an error run that just ended).
+    """
+
+    kind: DecisionKind
+    text: str
+    why: str
+    notices: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.kind not in DECISION_KINDS:
+            raise ValueError(f"unknown decision kind {self.kind!r}")
+        if self.kind == "drop" and self.text:
+            raise ValueError("a dropped stop carries no text")
+        if self.kind == "continue" and not self.text.strip():
+            raise ValueError("a continuation needs a message")
+
+    @property
+    def blocks(self) -> bool:
+        """True when the agent is sent back to work (a hook replies "block")."""
+        return self.kind == "continue"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "text": self.text,
+            "why": self.why,
+            "notices": list(self.notices),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Decision:
+        return cls(
+            data["kind"],
+            data.get("text", ""),
+            data.get("why", ""),
+            tuple(data.get("notices") or ()),
+        )
+
+
+def continue_with(coaching: str, why: str) -> Decision:
+    """Send the agent back to work with `coaching`."""
+    return Decision("continue", coaching, why)
+
+
+def deliver(message: str, why: str, notices: tuple[str, ...] = ()) -> Decision:
+    """Hand `message` to the human."""
+    return Decision("deliver", message, why, notices)
+
+
+def drop(why: str, notices: tuple[str, ...] = ()) -> Decision:
+    """Send nothing; record `why`."""
+    return Decision("drop", "", why, notices)
