@@ -22,6 +22,7 @@ from coachloop.store.base import StopResult, Store, StoreBase, StoreError, Unkno
 from coachloop.store.records import EventRecord, OutboxEntry, Write
 
 __all__ = [
+    "ENV_STORE",
     "EventRecord",
     "OutboxEntry",
     "StopResult",

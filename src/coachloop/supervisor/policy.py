@@ -109,17 +109,19 @@ def _merge_context(ctx: Context, skill: str | None, phase: str | None, plan: str
 
 
 def _end_error_run(state: SessionState) -> tuple[SessionState, tuple[str, ...]]:
-    """Close an error run; returns the summary notice when errors were held back."""
+    """Close an error run; returns the summary notice when errors were held back (unless
+    the watchdog already alerted them: its "errors" flag)."""
     if state.error_run == 0:
         return state, ()
     notices: tuple[str, ...] = ()
-    if state.error_run > 1:
+    if state.error_run > 1 and "errors" not in state.flags:  # else the watchdog told already
         more = state.error_run - 1
         notices = (
             f"{NOTE} {more} more error{'s' if more > 1 else ''} since "
             f"{when(state.error_since)} were not sent one by one; last: {state.last_error}",
         )
-    return replace(state, error_run=0, error_since=None, last_error=None), notices
+    flags = tuple(f for f in state.flags if f != "errors")
+    return replace(state, error_run=0, error_since=None, last_error=None, flags=flags), notices
 
 
 def _error(

@@ -43,6 +43,22 @@ def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | N
     return "complete" if verdict.type == "completion" else "deliver"
 
 
+def retention_days(project: Path | None = None) -> float:
+    """The snapshot retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots]
+    retention_days` in the config files, else 7 days. A bad value raises `ConfigError`."""
+    from coachloop.config import ConfigError  # noqa: PLC0415
+    from coachloop.store import config_table  # noqa: PLC0415 - import cycle
+
+    raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", project).get("retention_days")
+    try:
+        value = float(raw) if raw is not None else snapshots.DEFAULT_RETENTION_DAYS
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"snapshot retention_days must be a number, got {raw!r}") from exc
+    if value < 0:
+        raise ConfigError(f"snapshot retention_days must not be negative, got {value}")
+    return value
+
+
 class Supervisor:
     """Decides every stop of every session within the policy's caps, and records it.
 
@@ -71,25 +87,17 @@ class Supervisor:
 
     @classmethod
     def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
-        """The supervisor configured for `project`: its settings, store and retention.
-
-        Retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots] retention_days`
-        in the config files, else 7 days.
-        """
-        from coachloop.config import ConfigError, load_settings  # noqa: PLC0415
-        from coachloop.store import config_table, open_store  # noqa: PLC0415 - import cycle
+        """The supervisor configured for `project`: its settings (the auto-continue cap),
+        its store (`open_store`) and its snapshot retention (`retention_days`)."""
+        from coachloop.config import load_settings  # noqa: PLC0415
+        from coachloop.store import open_store  # noqa: PLC0415 - import cycle
 
         proj = Path(project) if project else None
         settings = load_settings(proj)
-        raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", proj).get("retention_days")
-        try:
-            retention = float(raw) if raw is not None else snapshots.DEFAULT_RETENTION_DAYS
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"snapshot retention_days must be a number, got {raw!r}") from exc
         return cls(
             open_store(store, project=proj),
             Policy.from_settings(settings),
-            retention_days=retention,
+            retention_days=retention_days(proj),
         )
 
     def context(self, event: StopEvent) -> JudgeInput:

@@ -1,0 +1,276 @@
+"""`coachloop sessions` and `coachloop show SESSION`: what the supervisor did, and why.
+
+Store selection, first that applies: `--store` (a SQLite path or a redis:// URL), the
+`COACHLOOP_STORE` variable or `[store] url` in the config, the project's own
+`.coachloop/coachloop.db` when `--project` names a project that has one, else
+`$COACHLOOP_HOME/coachloop.db`. Reading never creates a database: with no store yet,
+`sessions` lists nothing. Exit status: 0 on success; 2 for an unknown session, a store
+that cannot be opened (for instance a file that is not a database) or bad configuration.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NoReturn
+
+import click
+
+if TYPE_CHECKING:
+    from coachloop.store import EventRecord, StoreBase
+    from coachloop.supervisor import SessionState
+
+__all__ = ["sessions", "show"]
+
+_PREVIEW = 240
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+def _age(seconds: float) -> str:
+    seconds = max(0.0, seconds)
+    for unit, size in (("d", 86_400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"{int(seconds // size)}{unit}"
+    return f"{int(seconds)}s"
+
+
+def _open(project: Path | None, target: str | None) -> StoreBase | None:
+    """The store to read, or None when there is none yet (nothing is created)."""
+    from coachloop.store import ENV_STORE, StoreError, default_path, open_store, store_config
+
+    try:
+        target = target or os.environ.get(ENV_STORE) or store_config(project).get("url")
+        if target is None:
+            own = default_path(project) if project else None
+            path = own if own is not None and own.exists() else default_path(None)
+            if not path.exists():
+                return None
+            target = str(path)
+        elif not str(target).startswith(("redis://", "rediss://", "unix://")):
+            path = Path(str(target).removeprefix("sqlite://")).expanduser()
+            if not path.exists():
+                return None
+        return open_store(target, project=project)
+    except StoreError as exc:
+        _fail(str(exc))
+
+
+def _cap(project: Path | None) -> int:
+    from coachloop.config import ConfigError, load_settings
+
+    try:
+        return load_settings(project).max_auto_continues
+    except ConfigError as exc:
+        _fail(f"bad configuration: {exc}")
+
+
+def _row(state: SessionState, cap: int, now: float) -> dict[str, Any]:
+    return {
+        "session": state.session_id,
+        "agent": state.agent,
+        "project": state.project,
+        "status": state.status,
+        "continues": state.continues,
+        "cap": cap,
+        "last_verdict": state.last_verdict,
+        "last_decision": state.last_decision,
+        "age_seconds": round(now - state.created_at, 1),
+        "idle_seconds": round(now - state.updated_at, 1),
+        "flags": list(state.flags),
+    }
+
+
+def _print_table(rows: list[dict[str, Any]]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"coachloop sessions ({len(rows)})")
+    table.add_column("session", overflow="fold", min_width=12)
+    for col in ("agent", "project", "status", "continues", "last verdict", "age", "idle"):
+        table.add_column(col, no_wrap=col != "project", overflow="fold")
+    for r in rows:
+        status = r["status"] + (f" [{','.join(r['flags'])}]" if r["flags"] else "")
+        table.add_row(
+            r["session"],
+            r["agent"],
+            r["project"] or "-",
+            status,
+            f"{r['continues']}/{r['cap']}",
+            r["last_verdict"] or "-",
+            _age(r["age_seconds"]),
+            _age(r["idle_seconds"]),
+        )
+    width = None if sys.stdout.isatty() else 160  # pipes get full rows, not 80 columns
+    Console(highlight=False, markup=False, emoji=False, width=width).print(table)
+
+
+@click.command("sessions")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Only this project's sessions (and its own store, if it has one).",
+)
+@click.option("--store", "target", default=None, help="SQLite file or redis:// URL to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
+@click.option("--watchdog", is_flag=True, help="Run the watchdog first (flags and alerts).")
+@click.option("--cleanup", is_flag=True, help="Remove old snapshots and stale sessions first.")
+def sessions(
+    project: Path | None, target: str | None, as_json: bool, watchdog: bool, cleanup: bool
+) -> None:
+    """List sessions: agent, project, status, auto-continues used, last verdict, age."""
+    from coachloop.store import StoreError
+
+    proj = project.expanduser().resolve() if project else None
+    store = _open(proj, target)
+    cap = _cap(proj)
+    now = time.time()
+    extra: dict[str, Any] = {}
+    try:
+        if store is not None and (watchdog or cleanup):
+            extra = _maintain(store, proj, watchdog=watchdog, cleanup=cleanup, now=now)
+        states = store.list_sessions() if store is not None else []
+    except StoreError as exc:
+        _fail(str(exc))
+    finally:
+        if store is not None:
+            store.close()
+    if proj is not None:
+        states = [s for s in states if s.project in ("", str(proj), str(project))]
+    rows = [_row(s, cap, now) for s in states]
+    messages = extra.pop("messages", [])
+    if as_json:
+        click.echo(json.dumps({"sessions": rows, **extra}, indent=2))
+        return
+    for line in messages:
+        click.echo(line)
+    if not rows:
+        click.echo("No sessions recorded yet.")
+        return
+    _print_table(rows)
+
+
+def _maintain(
+    store: StoreBase, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
+) -> dict[str, Any]:
+    from coachloop import snapshots
+    from coachloop import watchdog as wd
+    from coachloop.config import ConfigError
+    from coachloop.supervisor.service import retention_days
+
+    out: dict[str, Any] = {"messages": []}
+    if watchdog:
+        alerts = wd.check(store, now)
+        out["alerts"] = [
+            {"session": a.session_id, "conditions": list(a.conditions)} for a in alerts
+        ]
+        out["messages"].append(f"Watchdog: {len(alerts)} new alert(s).")
+    if cleanup:
+        try:
+            days = retention_days(project)
+        except ConfigError as exc:
+            _fail(f"bad configuration: {exc}")
+        snap = snapshots.cleanup(days, now=now)
+        stale = wd.cleanup_stale(store, now)
+        out["cleanup"] = {
+            "snapshots_removed": snap.removed,
+            "snapshot_errors": snap.errors,
+            "abandoned": stale.abandoned,
+            "forgotten": stale.forgotten,
+        }
+        out["messages"].append(
+            f"Cleanup: {snap.removed} snapshot(s) older than {days:g} days removed, "
+            f"{len(stale.abandoned)} session(s) abandoned, {len(stale.forgotten)} forgotten."
+        )
+    return out
+
+
+def _preview(text: str, full: bool) -> str:
+    text = text.strip()
+    if full or len(text) <= _PREVIEW:
+        return text
+    return text[:_PREVIEW].rstrip() + " …"
+
+
+def _event_lines(e: EventRecord, full: bool) -> list[str]:
+    stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(e.ts))
+    if e.kind == "stop" and e.verdict is not None:
+        v = e.verdict
+        head = f"#{e.id} {stamp} stop    {v.get('type')} ({v.get('confidence')}, {e.source})"
+        head += f" -> {e.decision}: {e.why}"
+        lines = [head]
+        if e.job_id:
+            lines.append(f"    job: {e.job_id}")
+        lines.append(f"    agent: {_preview(e.text, full)}")
+        if e.decision == "continue":
+            lines.append(f"    coaching: {_preview(e.message, full)}")
+        elif e.decision == "deliver" and e.message != e.text:
+            lines.append(f"    delivered: {_preview(e.message, full)}")
+    elif e.kind == "human":
+        lines = [f"#{e.id} {stamp} human   ({e.source}) {_preview(e.text, full)}"]
+    else:
+        lines = [f"#{e.id} {stamp} {e.kind:<7} {e.why}: {_preview(e.message, full)}"]
+    lines.extend(f"    notice: {_preview(n, full)}" for n in e.notices)
+    return lines
+
+
+@click.command("show")
+@click.argument("session_id")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Read the project's own store, if it has one.",
+)
+@click.option("--store", "target", default=None, help="SQLite file or redis:// URL to read.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
+@click.option("--full", is_flag=True, help="Do not shorten long texts.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the last N events.")
+def show(
+    session_id: str,
+    *,
+    project: Path | None,
+    target: str | None,
+    as_json: bool,
+    full: bool,
+    limit: int | None,
+) -> None:
+    """The timeline of one session: every stop with its verdict, decision and coaching."""
+    from coachloop.store import StoreError
+
+    proj = project.expanduser().resolve() if project else None
+    store = _open(proj, target)
+    if store is None:
+        _fail(f"unknown session {session_id!r}: no store has been written yet")
+    try:
+        state = store.get_session(session_id)
+        events = store.timeline(session_id, limit)
+    except StoreError as exc:  # UnknownSession included
+        _fail(str(exc))
+    finally:
+        store.close()
+    if as_json:
+        payload = {"session": state.to_dict(), "events": [e.to_dict() for e in events]}
+        click.echo(json.dumps(payload, indent=2))
+        return
+    ctx = state.context
+    click.echo(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
+    click.echo(
+        f"status {state.status}, auto-continues {state.continues} since the last human message, "
+        f"{state.stops} stops, last verdict {state.last_verdict or '-'}"
+    )
+    if ctx.skill or ctx.plan_file:
+        click.echo(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
+    if state.flags:
+        click.echo(f"watchdog flags: {', '.join(state.flags)}")
+    click.echo("")
+    for e in events:
+        for line in _event_lines(e, full):
+            click.echo(line)

@@ -1,0 +1,144 @@
+"""The watchdog: notice sessions that went quiet, ran too long or spin on one tool call.
+
+`check(store)` evaluates every session against `Limits` and raises, per session, the
+conditions not already flagged: they are marked in the store (so a condition is alerted
+once, not at every run) and delivered together as ONE outbox alert. Conditions:
+
+- "silent": a running session with no event for `silent_after` seconds;
+- "running": a run (since the last human message) longer than `max_running`;
+- "repeat": the same tool call `repeat_threshold` times in a row (tool calls are noted
+  with `Store.record_tool_call(session_id, tool_signature(name, input))`);
+- "errors": a failed session whose run of errors never ended, so the held-back errors
+  are summarised instead of lost.
+
+Flags clear themselves: "silent" at the next stop, "repeat" at a different tool call, all
+of them at the next human message. `cleanup_stale` marks running sessions silent for
+`abandon_after` as "abandoned" (so nothing keeps waking them) and forgets sessions idle
+for `forget_after`. `run` does both. Standard library only.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from coachloop.supervisor.policy import when
+
+if TYPE_CHECKING:
+    from coachloop.store import Store
+    from coachloop.supervisor.state import SessionState
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Thresholds, in seconds (and a count for repeats)."""
+
+    silent_after: float = 30 * 60
+    max_running: float = 4 * 3600
+    repeat_threshold: int = 5
+    abandon_after: float = 24 * 3600
+    forget_after: float = 30 * 86_400
+
+    def __post_init__(self) -> None:
+        if self.repeat_threshold < 2:
+            raise ValueError("repeat_threshold must be at least 2")
+        if min(self.silent_after, self.max_running, self.abandon_after, self.forget_after) <= 0:
+            raise ValueError("watchdog durations must be positive")
+
+
+@dataclass(frozen=True, slots=True)
+class Alert:
+    """Conditions newly raised for one session by one `check` (delivered as one message)."""
+
+    session_id: str
+    conditions: tuple[str, ...]
+
+
+@dataclass(slots=True)
+class Report:
+    """What one watchdog `run` did."""
+
+    alerts: list[Alert] = field(default_factory=list)
+    abandoned: list[str] = field(default_factory=list)
+    forgotten: list[str] = field(default_factory=list)
+
+
+def tool_signature(tool: str, tool_input: Mapping[str, Any] | str | None = None) -> str:
+    """A stable fingerprint of one tool call (name plus canonical JSON of its input)."""
+    payload = json.dumps([tool, tool_input], sort_keys=True, default=str, ensure_ascii=False)
+    return f"{tool}:{hashlib.sha1(payload.encode()).hexdigest()[:16]}"
+
+
+def _span(seconds: float) -> str:
+    minutes = int(seconds // 60)
+    if minutes < 120:
+        return f"{minutes} min"
+    return f"{seconds / 3600:.1f} h"
+
+
+def conditions(state: SessionState, now: float, limits: Limits) -> dict[str, str]:
+    """The watchdog conditions `state` meets at `now` (condition -> message). Pure."""
+    who = f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or 'no project'})"
+    out: dict[str, str] = {}
+    idle = now - state.updated_at
+    if state.status == "running":
+        if idle >= limits.silent_after:
+            out["silent"] = f"{who} has been silent for {_span(idle)}."
+        run = now - state.run_started_at
+        if run >= limits.max_running:
+            out["running"] = (
+                f"{who} has been running for {_span(run)} since the last human message."
+            )
+    if state.tool_repeats >= limits.repeat_threshold:
+        out["repeat"] = f"{who} repeated the same tool call {state.tool_repeats} times in a row."
+    if state.status == "failed" and state.error_run > 1 and idle >= limits.silent_after:
+        out["errors"] = (
+            f"{who} failed: {state.error_run} errors since {when(state.error_since)} "
+            f"(only the first was sent); last: {state.last_error}."
+        )
+    return out
+
+
+def check(store: Store, now: float | None = None, limits: Limits | None = None) -> list[Alert]:
+    """Flag every session's new conditions; returns the alerts raised by this call."""
+    ts = time.time() if now is None else now
+    lim = limits or Limits()
+    alerts: list[Alert] = []
+    for state in store.list_sessions():
+        found = conditions(state, ts, lim)
+        if not found or all(c in state.flags for c in found):
+            continue
+        raised = store.flag(state.session_id, found, ts)
+        if raised:
+            alerts.append(Alert(state.session_id, raised))
+    return alerts
+
+
+def cleanup_stale(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+    """Abandon long-silent running sessions; forget sessions idle past `forget_after`."""
+    ts = time.time() if now is None else now
+    lim = limits or Limits()
+    report = Report()
+    for state in store.list_sessions():
+        idle = ts - state.updated_at
+        if idle >= lim.forget_after:
+            store.delete_session(state.session_id)
+            report.forgotten.append(state.session_id)
+        elif state.status == "running" and idle >= lim.abandon_after:
+            why = f"silent for {_span(idle)}: marked abandoned"
+            store.set_status(state.session_id, "abandoned", why, ts)
+            report.abandoned.append(state.session_id)
+    return report
+
+
+def run(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+    """One watchdog pass: `check`, then `cleanup_stale`."""
+    ts = time.time() if now is None else now
+    alerts = check(store, ts, limits)
+    report = cleanup_stale(store, ts, limits)
+    report.alerts = alerts
+    return report
