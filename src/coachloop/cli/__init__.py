@@ -17,6 +17,8 @@ COMMANDS: dict[str, str] = {
     "judge": "coachloop.cli.judge_cmd:judge",
     "bench": "coachloop.cli.bench_cmd:bench",
     "demo": "coachloop.cli.demo_cmd:demo",
+    "sessions": "coachloop.cli.sessions_cmd:sessions",
+    "show": "coachloop.cli.sessions_cmd:show",
 }
 
 
