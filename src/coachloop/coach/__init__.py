@@ -70,7 +70,9 @@ class Coach:
 
     def skill_for(self, item: JudgeInput) -> SkillSpec | None:
         return detect_skill(
-            explicit=item.skill, texts=(item.text, item.prompt), phase=item.phase,
+            explicit=item.skill,
+            texts=(item.text, item.prompt),
+            phase=item.phase,
             skills=self.skills,
         )
 
@@ -98,13 +100,16 @@ class Coach:
         parts: list[str] = []
         if verdict.rejected_completion:
             parts.append("Not done yet.")
-            parts.extend(rejection_lines(verdict.problems) or rejection_lines([
-                Problem(kind="no_evidence", detail="")
-            ]))
+            parts.extend(
+                rejection_lines(verdict.problems)
+                or rejection_lines([Problem(kind="no_evidence", detail="")])
+            )
         if target:
             parts.append(target)
         if not parts:
             return PLAIN
-        return f"{PREFIX} " + " ".join(parts[:1]) + (
-            "\n" + "\n".join(parts[1:]) if len(parts) > 1 else ""
+        return (
+            f"{PREFIX} "
+            + " ".join(parts[:1])
+            + ("\n" + "\n".join(parts[1:]) if len(parts) > 1 else "")
         )

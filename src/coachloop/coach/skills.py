@@ -17,7 +17,9 @@ BUILTIN_SKILLS: tuple[SkillSpec, ...] = (
     SkillSpec(
         name="/do-build",
         phase="build",
-        evidence_hint="the test run's output with its pass/fail counts, the commit hashes and the PR link",
+        evidence_hint=(
+            "the test run's output with its pass/fail counts, the commit hashes and the PR link"
+        ),
         requires=("tests",),
     ),
     SkillSpec(

@@ -16,8 +16,8 @@ if TYPE_CHECKING:
     from coachloop.config import Settings
 
 __all__ = [
-    "Evidence",
     "EventKind",
+    "Evidence",
     "Judge",
     "JudgeInput",
     "Problem",

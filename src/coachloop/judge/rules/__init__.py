@@ -1,19 +1,43 @@
-"""The offline rules judge (placeholder while the rules are written)."""
+"""The offline rules judge: no network, no key, sub-millisecond."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
+from coachloop.coach.skills import BUILTIN_SKILLS, all_skills, detect_skill
+from coachloop.config import SkillSpec
 from coachloop.judge.input import JudgeInput
+from coachloop.judge.rules.classify import classify
+from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.text import Message
 from coachloop.judge.verdict import Verdict, route_for
+
+__all__ = ["RulesJudge"]
 
 
 class RulesJudge:
-    """Offline judge: no network, no key."""
+    """Judges a stop from its text and context alone; never raises on any text."""
 
-    def __init__(self, skills: object = ()) -> None:
-        self.skills = skills
+    def __init__(self, skills: Iterable[SkillSpec] = ()) -> None:
+        extra = tuple(skills)
+        self.skills = all_skills(extra) if extra else BUILTIN_SKILLS
 
     def judge(self, item: JudgeInput) -> Verdict:
-        kind = "question" if item.text.rstrip().endswith("?") else "status"
+        features = Features(Message(item.text))
+        skill = detect_skill(
+            explicit=item.skill,
+            texts=(item.text, item.prompt),
+            phase=item.phase,
+            skills=self.skills,
+        )
+        outcome = classify(features, item.prompt, skill)
         return Verdict(
-            type=kind, route=route_for(kind), confidence=0.5, reason="placeholder", source="rules"
+            type=outcome.type,
+            route=route_for(outcome.type),
+            confidence=outcome.confidence,
+            reason=outcome.reason,
+            source="rules",
+            rejected_completion=outcome.rejected,
+            evidence=features.msg_evidence,
+            problems=tuple(outcome.problems),
         )

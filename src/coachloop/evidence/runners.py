@@ -1,0 +1,153 @@
+"""Test-runner summary lines as data: one regex per runner shape, named groups for counts.
+
+Groups: `passed`, `failed`, `errors`, `skipped`, `total`. A missing `passed` group is
+derived as total - failed - errors - skipped. Order matters only for speed: every
+pattern is tried and each matched line counts once.
+"""
+
+from __future__ import annotations
+
+import re
+
+_N = r"(\d{1,3}(?:,\d{3})+|\d+)"
+
+RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
+    # pytest: "== 2 failed, 131 passed, 1 skipped in 4.88s ==", "34 passed in 1.47s"
+    (
+        "pytest",
+        r"(?:(?P<failed>\d+) failed, )?(?P<passed>\d+) passed(?:, (?P<failed2>\d+) failed)?"
+        r"(?:, (?P<skipped>\d+) (?:skipped|deselected|xfailed|xpassed|warnings?))*"
+        r"(?:, (?P<errors>\d+) errors?)?(?:,[^\n]*)? in [\d.]+\s?s",
+    ),
+    ("pytest", r"(?P<failed>\d+) failed(?:, (?P<errors>\d+) errors?)? in [\d.]+\s?s"),
+    # unittest / django: "Ran 48 tests in 3.812s" (+ "OK" / "FAILED (failures=2)")
+    (
+        "unittest",
+        rf"Ran (?P<total>{_N}) tests? in [\d.]+s\s*\n+\s*(?:OK|FAILED \((?:failures=(?P<failed>\d+))?"
+        rf"(?:, )?(?:errors=(?P<errors>\d+))?)",
+    ),
+    # jest: "Tests:       3 failed, 211 passed, 214 total"
+    (
+        "jest",
+        rf"Tests:\s+(?:(?P<failed>{_N}) failed, )?(?:(?P<skipped>{_N}) (?:skipped|todo), )*"
+        rf"(?P<passed>{_N}) passed, (?P<total>{_N}) total",
+    ),
+    # vitest: "Tests  3 failed | 132 passed (135)"
+    (
+        "vitest",
+        rf"Tests\s+(?:(?P<failed>{_N}) failed \| )?(?P<passed>{_N}) passed"
+        rf"(?: \| (?P<skipped>{_N}) skipped)? \((?P<total>{_N})\)",
+    ),
+    # cargo: "test result: ok. 37 passed; 0 failed; 0 ignored"
+    ("cargo", rf"test result: (?:ok|FAILED)\. (?P<passed>{_N}) passed; (?P<failed>{_N}) failed"),
+    # go test: counted per package line, see GO_OK / GO_FAIL below
+    # mix / minitest / ExUnit: "42 tests, 0 failures" ("1 doctest, 42 tests, 0 failures")
+    (
+        "mix",
+        rf"(?P<total>{_N}) tests?, (?:(?P<assertions>{_N}) assertions, )?(?P<failed>{_N}) failures?"
+        rf"(?:, (?P<errors>{_N}) errors?)?(?:, (?P<skipped>{_N}) (?:skips|skipped))?",
+    ),
+    # rspec: "212 examples, 0 failures"
+    (
+        "rspec",
+        rf"(?P<total>{_N}) examples?, (?P<failed>{_N}) failures?(?:, (?P<skipped>{_N}) pending)?",
+    ),
+    # maven surefire / gradle junit: "Tests run: 212, Failures: 0, Errors: 0, Skipped: 3"
+    (
+        "maven",
+        rf"Tests run: (?P<total>{_N}), Failures: (?P<failed>{_N}), Errors: (?P<errors>{_N})"
+        rf"(?:, Skipped: (?P<skipped>{_N}))?",
+    ),
+    # gradle: "47 tests completed, 2 failed" / "47 tests completed, 47 passed"
+    (
+        "gradle",
+        rf"(?P<total>{_N}) tests completed, (?:(?P<failed>{_N}) failed|(?P<passed>{_N}) passed)",
+    ),
+    # dotnet: "Passed!  - Failed:     0, Passed:   156, Skipped:     0, Total:   156"
+    (
+        "dotnet",
+        rf"(?:Passed|Failed)!\s+-\s+Failed:\s+(?P<failed>{_N}),\s+Passed:\s+(?P<passed>{_N}),"
+        rf"\s+Skipped:\s+(?P<skipped>{_N})",
+    ),
+    # mocha: "12 passing (34ms)" / "2 failing"
+    (
+        "mocha",
+        rf"(?P<passed>{_N}) passing \(\d+\s?m?s\)(?:\s*\n\s*(?:(?P<skipped>{_N}) pending\s*\n\s*)?"
+        rf"(?P<failed>{_N}) failing)?",
+    ),
+    # playwright: "12 passed (34.2s)", "2 failed"
+    (
+        "playwright",
+        rf"^\s*(?:(?P<failed>{_N}) failed\s*\n(?:.*\n){{0,20}}?)?\s*(?P<passed>{_N}) passed \([\d.]+m?s\)",
+    ),
+    # phpunit: "OK (41 tests, 97 assertions)" / "Tests: 41, Assertions: 97, Failures: 2."
+    ("phpunit", rf"OK \((?P<passed>{_N}) tests?, {_N} assertions?\)"),
+    (
+        "phpunit",
+        rf"Tests: (?P<total>{_N}), Assertions: {_N}(?:, Failures: (?P<failed>{_N}))?"
+        rf"(?:, Errors: (?P<errors>{_N}))?",
+    ),
+    # node:test / TAP: "# pass 12" ... "# fail 0"
+    ("node", rf"# pass (?P<passed>{_N})\s*\n(?:#.*\n)*?# fail (?P<failed>{_N})"),
+    # ctest: "100% tests passed, 0 tests failed out of 24"
+    ("ctest", rf"\d+% tests passed, (?P<failed>{_N}) tests? failed out of (?P<total>{_N})"),
+    # swift / XCTest: "Executed 37 tests, with 0 failures"
+    ("xctest", rf"Executed (?P<total>{_N}) tests?, with (?P<failed>{_N}) failures?"),
+    # prove / Test::Harness: "Files=4, Tests=52" + "Result: PASS"
+    ("prove", rf"Files=\d+, Tests=(?P<total>{_N}),.*\n(?:.*\n)?Result: (?:PASS|FAIL)"),
+    # cabal / hspec: "52 examples, 0 failures" handled by rspec; "OK, passed 100 tests."
+    ("quickcheck", rf"\+\+\+ OK, passed (?P<passed>{_N}) tests"),
+    # plain: "N passed, N failed" (+ optional ", N skipped"), also in prose
+    (
+        "generic",
+        rf"(?P<passed>{_N}) (?:tests? )?(?:passed|passing|pass|ok),? (?:and )?(?P<failed>{_N}) "
+        rf"(?:failed|failures?|failing)",
+    ),
+    # "101 tests pass, 0 failures" / "all 154 tests pass" / "81/81 tests pass"
+    ("generic", rf"(?P<passed>{_N})/(?P<total>{_N}) (?:tests? )?(?:pass(?:ed|ing)?|green|ok)\b"),
+    (
+        "generic",
+        rf"(?P<passed>{_N}) (?:[\w-]+ ){{0,2}}tests? (?:(?:now|all) )?(?:pass(?:ed|ing)?|green|ok)\b",
+    ),
+    ("generic", rf"\bTests?:?\s+(?P<passed>{_N}) passed\b"),
+    ("generic", rf"(?P<passed>{_N}) tests?, 0 fail(?:ures|ed)"),
+)
+
+# A pattern runs only when one of its anchor words is in the lowercased text: a cheap
+# substring test that skips most patterns on most messages.
+_ANCHORS: dict[str, tuple[str, ...]] = {
+    "pytest": (" passed", " failed"),
+    "unittest": ("ran ",),
+    "jest": ("tests:",),
+    "vitest": ("tests ",),
+    "cargo": ("test result",),
+    "mix": (" tests,", " test,"),
+    "rspec": ("example",),
+    "maven": ("tests run",),
+    "gradle": ("tests completed",),
+    "dotnet": ("passed!", "failed!"),
+    "mocha": ("passing",),
+    "playwright": (" passed (",),
+    "phpunit": ("assertion", "tests:"),
+    "node": ("# pass",),
+    "ctest": ("tests passed",),
+    "xctest": ("executed ",),
+    "prove": ("files=",),
+    "quickcheck": ("+++ ok",),
+    "generic": ("pass", " ok", "green", "fail"),
+}
+
+COMPILED: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
+    (name, _ANCHORS[name], re.compile(p, re.M | re.I)) for name, p in RUNNER_PATTERNS
+)
+
+# go test prints one line per package; "ok" lines pass and "FAIL" lines fail.
+GO_OK = re.compile(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M)
+GO_FAIL = re.compile(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M)
+
+# Runs that executed nothing prove nothing.
+NOTHING_RAN = re.compile(
+    r"no tests ran|collected 0 items|Ran 0 tests|0 examples|No tests found|"
+    r"running 0 tests|Tests:\s+0 total|no test files",
+    re.I,
+)

@@ -1,0 +1,154 @@
+"""Evidence in a message's text: test summaries, commits, PR links, paths, commands.
+
+`extract(text)` never raises and runs in time linear in the (clipped) text.
+"""
+
+from __future__ import annotations
+
+import re
+
+from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.judge.verdict import Evidence, TestSummary
+
+_HEX = r"[0-9a-f]{7,40}"
+# A hash counts when commit words sit close before it, or when it stands in backticks.
+_COMMIT = re.compile(
+    rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
+    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
+    re.I,
+)
+_PR = re.compile(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
+_PATH = re.compile(
+    r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|ts|tsx|js|jsx|md|rst|txt|"
+    r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
+    r"(?::\d+(?:-\d+)?)?(?![\w/])"
+)
+_COMMAND = re.compile(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
+_EXIT = re.compile(
+    r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
+    r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
+    re.I,
+)
+# Success markers of commands other than test runners: plain substrings, tested with
+# `in` (fast), plus a few line-shaped patterns.
+_SUCCESS_MARKERS = (
+    "BUILD SUCCESS",
+    "Apply complete!",
+    "successfully rolled out",
+    "Creation complete",
+    " 0 dead links",
+    "No issues identified",
+    "Success: no issues found",
+    "congratulations :)",
+    "All checks passed",
+    "unreachable=0",
+    "Compiled successfully",
+    "Uploading distributions",
+    "View at:",
+    "deployed to",
+    "returned 200",
+    "200 OK",
+    "Migrations applied",
+    "✨  Done",
+    "SUCCESS:",
+    "0 errors",
+    "0 problems",
+    "0 vulnerabilities",
+)
+_SUCCESS_LINES = re.compile(
+    r"^[ \t]*(?:SUCCESS|OK|PASS)\b|\bDone in [\d.]+s|\bFinished `?(?:release|dev|test)", re.M
+)
+_FAILURE = re.compile(
+    r"^[ \t]*(?:FAILED|FAIL)\b.*$|^(?:error(?:\[\w+\])?|ERROR|fatal|npm ERR!)[: ].*$|"
+    r"^[ \t]*(?:✗|✕|×)\s.*$|\bfailed=[1-9]\d*|\bTraceback \(most recent call last\)|"
+    r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b",
+    re.M,
+)
+_FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
+_URL = re.compile(r"https?://\S+")
+
+
+def _count(value: str | None) -> int:
+    return int(value.replace(",", "")) if value else 0
+
+
+_TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
+
+
+def _test_lines(text: str) -> str:
+    """The lines that can hold a test summary (a digit and a test word), with one line
+    of context before and two after for summaries that span lines; the rest is prose
+    that no runner pattern can match, and skipping it keeps extraction fast."""
+    lines = text.split("\n")
+    keep: set[int] = set()
+    for i, line in enumerate(lines):
+        low = line.lower()
+        if any(ch.isdigit() for ch in line) and any(w in low for w in _TEST_WORDS):
+            keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
+    return "\n".join(lines[i] for i in sorted(keep))
+
+
+def _tests(text: str) -> list[TestSummary]:
+    found: list[TestSummary] = []
+    used: set[int] = set()
+    candidates = _test_lines(text)
+    lowered = candidates.lower()
+    for runner, anchors, pattern in COMPILED:
+        if not any(a in lowered for a in anchors):
+            continue
+        for m in pattern.finditer(candidates):
+            line_no = candidates.count("\n", 0, m.start())
+            if line_no in used:
+                continue
+            used.add(line_no)
+            g = m.groupdict()
+            failed = _count(g.get("failed")) + _count(g.get("failed2"))
+            errors = _count(g.get("errors"))
+            skipped = _count(g.get("skipped"))
+            if g.get("passed") is not None:
+                passed = _count(g.get("passed"))
+            else:
+                passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
+            line = m.group(0).strip().splitlines()[-1][:200]
+            found.append(TestSummary(runner, passed, failed + errors, skipped, line))
+    go_ok, go_fail = len(GO_OK.findall(candidates)), len(GO_FAIL.findall(candidates))
+    if go_ok or go_fail:
+        found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
+    if not found and NOTHING_RAN.search(text):
+        found.append(TestSummary("none", 0, 0, 0, "no tests ran"))
+    return found
+
+
+def _successes(text: str) -> tuple[str, ...]:
+    found = [m for m in _SUCCESS_MARKERS if m in text]
+    found += [m.strip() for m in _SUCCESS_LINES.findall(text)]
+    return _unique(found)
+
+
+def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(items))[:limit]
+
+
+def extract(text: str) -> Evidence:
+    """All evidence found in `text` (which should already be clipped to a sane size)."""
+    commits = [a or b for a, b in _COMMIT.findall(text)]
+    commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
+    no_urls = _URL.sub(" ", text)
+    paths = [p for p in _PATH.findall(no_urls) if not p.startswith("//")]
+    lowered = text.lower()
+    exits = (
+        [int(a or b) for a, b in _EXIT.findall(text)]
+        if ("exit" in lowered or "rc" in lowered or "returncode" in lowered)
+        else []
+    )
+    failures = _FAILURE.findall(text) if any(w in lowered for w in _FAILURE_WORDS) else []
+    return Evidence(
+        tests=tuple(_tests(text)),
+        commits=_unique(commits),
+        pull_requests=_unique(_PR.findall(text)),
+        paths=_unique(paths),
+        commands=_unique([c.strip() for c in _COMMAND.findall(text)]),
+        exit_codes=tuple(exits[:20]),
+        successes=_successes(text),
+        failures=_unique([f.strip()[:200] for f in failures]),
+    )

@@ -1,0 +1,178 @@
+"""The offline decision: from features and evidence to a type, a reason and problems.
+
+Order of reading, each step final when it applies:
+1. the run broke (error opening, crash markers, truncated or leaked tool-call text);
+2. the human is asked something (a real question, an approval request), or is needed
+   for something outside the agent's control (blocker);
+3. work announced as under way is status;
+4. a claim of being done is checked: hedges, verification asserted but not shown,
+   failing or off-target evidence and a skill's required evidence reject it;
+5. an answer to the human's question, or a report with evidence, is a completion;
+6. otherwise: short narration of work is status, anything else goes to the human.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+
+from coachloop.config import SkillSpec
+from coachloop.judge.rules.features import Features, is_question_prompt
+from coachloop.judge.verdict import Evidence, MessageType, Problem
+
+_LINT_ONLY = re.compile(
+    r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"
+    r"format|fmt|typecheck|tsc|mypy)\b",
+    re.I,
+)
+_ACTION = re.compile(
+    r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
+    r"give|create|set|push|open|enable|install)\b|\byourself\b|\bsomeone\b",
+    re.I,
+)
+_DOC_PATH = re.compile(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
+_REPORT = re.compile(r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I)
+
+
+@dataclass
+class Outcome:
+    """The rules' reading of a message."""
+
+    type: MessageType
+    confidence: float
+    reason: str
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def rejected(self) -> bool:
+        return bool(self.problems)
+
+
+def _leaked_tool_call(text: str) -> bool:
+    head = text.lstrip()
+    if not head.startswith("{") or '"name"' not in head[:200]:
+        return False
+    try:
+        json.loads(head)
+    except ValueError:
+        return True
+    return False
+
+
+def _broken(f: Features) -> str | None:
+    if f.error_opening:
+        return "the message opens with an error from the agent's own run"
+    if _leaked_tool_call(f.msg.text):
+        return "the message is a cut-off tool call, not an answer"
+    if f.truncated:
+        return "the message stops mid-sentence: the run broke off"
+    if f.error_anywhere and not (f.done and _strong(f.msg_evidence, f)):
+        return "the message reports that the agent's run or tools failed"
+    return None
+
+
+def _strong(ev: Evidence, f: Features) -> bool:
+    """Evidence that can stand behind a completion on its own."""
+    if ev.commits or ev.pull_requests or ev.tests_ok:
+        return True
+    if any(code == 0 for code in ev.exit_codes):
+        return True
+    if ev.successes and ev.commands and not _lint_only(ev):
+        return True
+    return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.prose))
+
+
+def _doc_paths(ev: Evidence) -> list[str]:
+    return [p for p in ev.paths if _DOC_PATH.search(p)]
+
+
+def _lint_only(ev: Evidence) -> bool:
+    return bool(ev.commands) and all(_LINT_ONLY.search(c) for c in ev.commands)
+
+
+def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
+    if skill is None or not skill.requires:
+        return None
+    have = {
+        "tests": ev.tests_ok,
+        "commit": bool(ev.commits),
+        "pr": bool(ev.pull_requests),
+        "paths": bool(ev.paths),
+        "plan": bool(_doc_paths(ev)),
+        "command": bool(ev.commands),
+    }
+    if any(have.get(kind, False) for kind in skill.requires):
+        return None
+    return Problem(
+        kind="skill_evidence",
+        detail=f"{skill.name} is not finished without {skill.evidence_hint}; none is shown.",
+    )
+
+
+def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[Problem]:
+    problems: list[Problem] = [
+        Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]
+    ]
+    failing = [t for t in ev.tests if t.failed or t.runner == "none"]
+    if failing:
+        if any(t.runner == "none" for t in failing):
+            detail = "the test run shown executed no tests"
+        else:
+            detail = f"{ev.failed_tests} test(s) failed ({failing[0].line})"
+        problems.append(Problem(kind="failing", detail=detail))
+    verified = ev.tests_ok or (ev.commands and (ev.successes or ev.exit_codes))
+    if f.asserted and not verified and not failing:
+        problems.append(
+            Problem(kind="unverified", detail="verification not shown", quote=f.asserted[0])
+        )
+    if _lint_only(ev) and not (ev.tests or ev.commits or ev.pull_requests):
+        problems.append(
+            Problem(
+                kind="off_target",
+                detail="Only a lint or format run is shown; it does not test the change.",
+            )
+        )
+    skill_problem = _skill_problem(skill, ev)
+    if skill_problem and not problems:
+        problems.append(skill_problem)
+    if not problems and not _strong(ev, f):
+        problems.append(Problem(kind="no_evidence", detail="no checkable evidence"))
+    return problems
+
+
+def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcome:
+    """Read one message; see the module docstring for the order of the rules."""
+    ev = f.msg_evidence
+    broken = _broken(f)
+    if broken:
+        return Outcome("error", 0.9, broken)
+
+    real_questions = [q for q in f.questions if not (f.claims and f.is_offer(q))]
+    if real_questions or f.asks:
+        if f.blocked and any(_ACTION.search(q) for q in real_questions or [f.msg.tail]):
+            return Outcome("blocker", 0.85, "the agent needs a person to act before it can go on")
+        return Outcome(
+            "question", 0.9, "the agent asks the human something and waits for an answer"
+        )
+    if f.blocked and (not f.ongoing_tail or f.appeals):
+        return Outcome("blocker", 0.85, "something outside the agent's control stops the work")
+
+    answering = is_question_prompt(prompt) and not f.done
+    if answering and not f.ongoing_tail:
+        return Outcome("completion", 0.85, "a direct answer to the human's question")
+
+    if f.ongoing_tail or (f.partial and not f.hedges):
+        return Outcome("status", 0.85, "progress on work that is still under way")
+
+    if f.claims:
+        problems = _claim_problems(f, ev, skill)
+        if problems:
+            return Outcome("status", 0.85, "a completion claim that does not hold up", problems)
+        return Outcome("completion", 0.9, "finished, with checkable evidence")
+
+    if _strong(ev, f) and not any(t.failed for t in ev.tests):
+        return Outcome("completion", 0.75, "a report backed by evidence")
+    if (f.ongoing_any and f.msg.words <= 60) or (f.msg.words <= 25 and not f.questions):
+        return Outcome("status", 0.6, "narration of work with nothing for the human")
+    return Outcome("completion", 0.55, "an explanation or report for the human")

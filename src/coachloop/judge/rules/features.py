@@ -1,0 +1,211 @@
+"""What the rules read off a message: matched phrases, questions, evidence, skill."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from coachloop._lazy import lazy as cached_property
+from coachloop.evidence.text import extract
+from coachloop.judge.rules import lexicon as lx
+from coachloop.judge.rules.text import Message
+from coachloop.judge.verdict import Evidence
+
+HEDGE = lx.compile_lexicon(lx.HEDGE)
+ASSERTED = lx.compile_lexicon(lx.ASSERTED)
+DONE = lx.compile_lexicon(lx.DONE)
+ONGOING = lx.compile_lexicon(lx.ONGOING)
+ASK = lx.compile_lexicon(lx.ASK)
+OFFER = lx.compile_lexicon(lx.OFFER)
+OFFER_STRONG = lx.compile_lexicon(lx.OFFER_STRONG)
+BLOCKER = lx.compile_lexicon(lx.BLOCKER)
+STUCK = lx.compile_lexicon(lx.STUCK)
+ERROR_OPENING = lx.compile_lexicon(lx.ERROR_OPENING)
+ERROR_ANYWHERE = lx.compile_lexicon(lx.ERROR_ANYWHERE)
+
+# A sentence that opens with a gerund ("Running the suite now.") reports work under way.
+_GERUND_OPENING = re.compile(
+    r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
+    r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
+    re.M,
+)
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|lives|sits)\b")
+_ACTION_REQUEST = re.compile(
+    r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|give|"
+    r"create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
+    re.I,
+)
+
+
+def _gerund_opening(text: str) -> bool:
+    """A sentence opening with a gerund and no finite verb: "Running the suite now." """
+    for m in _GERUND_OPENING.finditer(text):
+        end = text.find(".", m.end())
+        if not _FINITE.search(text[m.end() : end if end != -1 else len(text)]):
+            return True
+    return False
+
+
+_BLOCKED_PLAIN = re.compile(
+    r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
+    r"[^.]{0,80}\b(?:manually|yourself)\b",
+    re.I | re.M,
+)
+_DOCS_ONLY = re.compile(
+    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
+)
+_PARTIAL = re.compile(
+    r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
+    r"\bhalfway\b|\bso far\b|\bfirst run\b|\bnot (?:yet )?(?:done|finished|complete)\b",
+    re.I,
+)
+_QUESTION_WORD = re.compile(
+    r"^\W*(?:what|why|how|where|when|which|who|whose|is|are|was|were|does|do|did|can|could|"
+    r"should|would|will|have|has|explain|tell me|wie|was|warum|wo|welche|ist|sind|kannst|"
+    r"qué|que|por qué|cómo|dónde|cuál|es|son|puedes|quoi|pourquoi|comment|où|quel|quelle|"
+    r"est-ce)\b",
+    re.I,
+)
+_RHETORICAL = re.compile(r"^\W*(?:why|how|what)\b", re.I)
+_OR_CHOICE = re.compile(r",? or |\boder\b|\bo\b|\bou\b", re.I)
+
+
+def _quote_of(pattern: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
+    """Matched spans widened to their clause, for quoting back to the agent.
+
+    The pattern runs on the lowercased text; quotes keep the original case whenever
+    lowercasing kept every position (it does for all but a few exotic letters).
+    """
+    low = text.lower()
+    if len(low) != len(text):
+        text = low
+    quotes = []
+    for m in pattern.finditer(low):
+        start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
+        ends = [i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i != -1]
+        end = min(ends) if ends else len(text)
+        quotes.append(text[start:end].strip(" *_-•"))
+        if len(quotes) >= limit:
+            break
+    return quotes
+
+
+def is_question_prompt(prompt: str | None) -> bool:
+    """True when the human's message that started the turn asks something."""
+    if not prompt:
+        return False
+    text = prompt.strip()
+    return text.endswith("?") or (bool(_QUESTION_WORD.match(text)) and len(text) < 400)
+
+
+@dataclass(frozen=True)
+class Features:
+    """Lazily computed reading of one message."""
+
+    msg: Message
+
+    @cached_property
+    def msg_evidence(self) -> Evidence:
+        return extract(self.msg.text)
+
+    @cached_property
+    def hedges(self) -> list[str]:
+        # "Tests not run (documentation only)" is a fair statement, not doubt.
+        return [q for q in _quote_of(HEDGE, self.msg.prose) if not _DOCS_ONLY.search(q)]
+
+    @cached_property
+    def asserted(self) -> list[str]:
+        return _quote_of(ASSERTED, self.msg.prose)
+
+    @cached_property
+    def done(self) -> bool:
+        return bool(DONE.search(self.msg.low_prose))
+
+    @cached_property
+    def ongoing_tail(self) -> bool:
+        """Work under way is announced at the end of the message."""
+        tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
+        return bool(
+            ONGOING.search(tail.lower())
+            or _gerund_opening(tail)
+            or self.msg.text.rstrip().endswith(":")
+        )
+
+    @cached_property
+    def ongoing_any(self) -> bool:
+        return bool(ONGOING.search(self.msg.low_prose) or _gerund_opening(self.msg.prose))
+
+    @cached_property
+    def partial(self) -> bool:
+        for m in _PARTIAL.finditer(self.msg.prose):
+            a, b = m.group(1) or m.group(3), m.group(2) or m.group(4)
+            if a is None or int(a) < int(b or 0):
+                return True
+        return False
+
+    @cached_property
+    def questions(self) -> list[str]:
+        """Question sentences in the agent's own prose, rhetorical openers left out."""
+        sentences = self.msg.sentences
+        found = []
+        for i, raw in enumerate(sentences):
+            s = raw.rstrip("*_ )")
+            if not (s.endswith("?") or s.startswith("¿")):
+                continue
+            if (
+                i == 0
+                and len(sentences) > 2
+                and _RHETORICAL.match(s)
+                and not sentences[-1].endswith("?")
+            ):
+                continue  # "Why was it slow? Because ..." answers itself
+            found.append(s)
+        return found
+
+    @cached_property
+    def asks(self) -> bool:
+        return bool(ASK.search(self.msg.low_prose))
+
+    def is_offer(self, question: str) -> bool:
+        low = question.lower()
+        if OFFER_STRONG.search(low):
+            return True
+        return bool(OFFER.search(low)) and not _OR_CHOICE.search(low)
+
+    @cached_property
+    def claims(self) -> bool:
+        """The message claims a result, whether or not it holds up."""
+        return self.done or bool(self.asserted) or bool(self.hedges)
+
+    @cached_property
+    def blocked(self) -> bool:
+        """Something outside the agent's control: blocker words (code included) and the
+        agent's own words saying it cannot go on."""
+        if _BLOCKED_PLAIN.search(self.msg.prose):
+            return True
+        return bool(BLOCKER.search(self.msg.low_text) and STUCK.search(self.msg.low_prose))
+
+    @cached_property
+    def appeals(self) -> bool:
+        """The ending asks a person to act (run, grant, add, fix something)."""
+        tail = " ".join(self.msg.sentences[-3:])
+        return bool(
+            _ACTION_REQUEST.search(tail) or re.search(r"\b(?:you|someone|admin)\b", tail, re.I)
+        )
+
+    @cached_property
+    def error_opening(self) -> bool:
+        return bool(ERROR_OPENING.search(self.msg.low_text[:300].split("\n", 1)[0]))
+
+    @cached_property
+    def error_anywhere(self) -> bool:
+        return bool(ERROR_ANYWHERE.search(self.msg.low_text))
+
+    @cached_property
+    def truncated(self) -> bool:
+        """The text stops mid-sentence on a function word ("... checks for the")."""
+        text = self.msg.text.rstrip()
+        if not text or text[-1] in ".!?:;)`\"'*…]}>|":
+            return False
+        last = re.split(r"\W+", text.lower().strip())[-1]
+        return last in lx.DANGLING

@@ -1,0 +1,88 @@
+"""Splitting an agent's message into what it said in its own words and what it showed.
+
+Hedges and questions count only in the agent's own prose: not inside code blocks,
+inline code, block quotes or quoted strings. Evidence is read from everything.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from coachloop._lazy import lazy as cached_property
+
+# Past this many characters only the head and the tail are read: a final message's
+# meaning sits in its opening and its ending, and this keeps every judgement bounded.
+MAX_CHARS = 20_000
+_KEEP_HEAD = 8_000
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_INLINE_CODE = re.compile(r"`[^`\n]*`")
+_BLOCKQUOTE = re.compile(r"^[ \t]*>.*$", re.M)
+_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|„[^“\n]{1,200}“")
+_TAGS = re.compile(r"<(\w+)[^>]*>.*?</\1>", re.S)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+
+
+def clip(text: str) -> str:
+    """Head and tail of an over-long text, so that judging time stays bounded."""
+    if len(text) <= MAX_CHARS:
+        return text
+    return text[:_KEEP_HEAD] + "\n\n" + text[-(MAX_CHARS - _KEEP_HEAD) :]
+
+
+@dataclass(frozen=True)
+class Message:
+    """A message with views computed once, on first use."""
+
+    raw: str
+
+    @cached_property
+    def text(self) -> str:
+        return clip(self.raw.replace("\r\n", "\n")).strip()
+
+    @cached_property
+    def code_blocks(self) -> list[str]:
+        return [m.group(0) for m in _FENCE.finditer(self.text)]
+
+    @cached_property
+    def prose(self) -> str:
+        """The agent's own words: code, quotes and markup removed."""
+        out = _FENCE.sub("\n", self.text)
+        out = _TAGS.sub(" ", out)
+        out = _BLOCKQUOTE.sub("", out)
+        out = _INLINE_CODE.sub("CODE", out)
+        return _QUOTED.sub("QUOTE", out)
+
+    @cached_property
+    def low_prose(self) -> str:
+        """Lowercased prose, what the lexicon's patterns match against."""
+        return self.prose.lower()
+
+    @cached_property
+    def low_text(self) -> str:
+        return self.text.lower()
+
+    @cached_property
+    def sentences(self) -> list[str]:
+        parts = (s.strip() for s in _SENTENCE_END.split(self.prose))
+        return [s for s in parts if s]
+
+    @cached_property
+    def paragraphs(self) -> list[str]:
+        parts = (p.strip() for p in _PARAGRAPH.split(self.prose))
+        return [p for p in parts if p]
+
+    @cached_property
+    def first_line(self) -> str:
+        return self.text.split("\n", 1)[0].strip()
+
+    @cached_property
+    def tail(self) -> str:
+        """The last paragraph of prose (where a question to the human usually sits)."""
+        return self.paragraphs[-1] if self.paragraphs else ""
+
+    @cached_property
+    def words(self) -> int:
+        return len(self.prose.split())

@@ -1,0 +1,76 @@
+"""Evidence extraction: test-runner summaries, commits, PR links, paths, commands."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.evidence import extract
+
+RUNNERS = [
+    ("pytest", "===== 2 failed, 131 passed, 1 skipped in 4.88s =====", 131, 2),
+    ("pytest", "34 passed in 1.47s", 34, 0),
+    ("unittest", "Ran 48 tests in 3.812s\n\nOK", 48, 0),
+    ("unittest", "Ran 10 tests in 0.1s\n\nFAILED (failures=2)", 8, 2),
+    ("jest", "Tests:       3 failed, 211 passed, 214 total", 211, 3),
+    ("vitest", " Test Files  2 passed (2)\n      Tests  29 passed (29)", 29, 0),
+    ("cargo", "test result: ok. 37 passed; 0 failed; 0 ignored; 0 measured", 37, 0),
+    ("mix", "Finished in 1.9 seconds\n42 tests, 0 failures", 42, 0),
+    ("rspec", "212 examples, 0 failures", 212, 0),
+    ("maven", "[INFO] Tests run: 212, Failures: 1, Errors: 0, Skipped: 3", 208, 1),
+    ("gradle", "47 tests completed, 2 failed", 45, 2),
+    ("dotnet", "Passed!  - Failed:     0, Passed:   156, Skipped:     0, Total:   156", 156, 0),
+    ("mocha", "  12 passing (34ms)\n  1 failing", 12, 1),
+    ("playwright", "Running 12 tests using 4 workers\n  12 passed (34.2s)", 12, 0),
+    ("phpunit", "OK (41 tests, 97 assertions)", 41, 0),
+    ("ctest", "100% tests passed, 0 tests failed out of 24", 24, 0),
+    ("xctest", "Executed 37 tests, with 0 failures (0 unexpected) in 0.2 seconds", 37, 0),
+    ("generic", "All 154 tests pass and the build is green.", 154, 0),
+    ("generic", "220/220 pass", 220, 0),
+]
+
+
+@pytest.mark.parametrize(("runner", "text", "passed", "failed"), RUNNERS)
+def test_runner_summaries(runner: str, text: str, passed: int, failed: int) -> None:
+    ev = extract(text)
+    assert ev.tests, f"no summary found for {runner}"
+    assert ev.tests[0].runner == runner
+    assert (ev.tests[0].passed, ev.tests[0].failed) == (passed, failed)
+    assert ev.tests_ok == (failed == 0)
+
+
+def test_go_test_packages_are_counted() -> None:
+    text = "ok  \tgithub.com/a/b/config\t0.031s\nok  \tgithub.com/a/b/api\t0.4s\nFAIL\tgithub.com/a/b/db\t1.2s"
+    ev = extract(text)
+    assert [(t.runner, t.passed, t.failed) for t in ev.tests] == [("go", 2, 1)]
+
+
+def test_a_run_of_nothing_is_not_evidence() -> None:
+    ev = extract("collected 0 items\n\n==== no tests ran in 0.02s ====")
+    assert ev.tests and ev.tests[0].runner == "none"
+    assert not ev.tests_ok
+
+
+def test_commits_prs_paths_commands_and_exit_codes() -> None:
+    text = (
+        "Fixed it in `src/app/views.py:58` and `docs/guide.md`. Commit `9c3d2a7`, "
+        "PR https://github.com/acme/shop/pull/219 and https://gitlab.com/g/p/-/merge_requests/7.\n"
+        "```\n$ make lint\n```\nBoth exit 0."
+    )
+    ev = extract(text)
+    assert ev.commits == ("9c3d2a7",)
+    assert ev.pull_requests == (
+        "https://github.com/acme/shop/pull/219",
+        "https://gitlab.com/g/p/-/merge_requests/7",
+    )
+    assert "src/app/views.py" in ev.paths and "docs/guide.md" in ev.paths
+    assert ev.commands == ("make lint",)
+    assert ev.exit_codes == (0,)
+
+
+def test_words_that_look_like_hashes_are_not_commits() -> None:
+    assert extract("The commit message says `deadline` and `abcdefg`.").commits == ()
+
+
+def test_empty_and_prose_only_text_has_no_evidence() -> None:
+    assert extract("").is_empty()
+    assert extract("I changed the handler and it should work.").is_empty()

@@ -1,0 +1,45 @@
+"""Quality floors of the offline judge, measured on labelled sets with the bench code.
+
+`tests/data/dev.jsonl` is a copy of the shared benchmark's development set; the
+holdout set was written independently of the rules (never tuned against).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from coachloop.bench.runner import run_file
+from coachloop.judge import make_judge
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def dev_report():  # type: ignore[no-untyped-def]
+    return run_file(DATA / "dev.jsonl", make_judge())
+
+
+def test_dev_floors(dev_report) -> None:  # type: ignore[no-untyped-def]
+    r = dev_report
+    assert r.n == 149
+    assert r.false_suppression is not None and r.false_suppression <= 0.02
+    assert r.rejection_recall is not None and r.rejection_recall >= 0.90
+    assert r.status_recall is not None and r.status_recall >= 0.90
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.93
+    assert r.type_macro_f1 is not None and r.type_macro_f1 >= 0.85
+
+
+def test_every_dev_error_is_delivered(dev_report) -> None:  # type: ignore[no-untyped-def]
+    errors_row = dev_report.labels.index("error")
+    status_col = dev_report.labels.index("status")
+    assert dev_report.confusion[errors_row][status_col] == 0
+
+
+@pytest.mark.skipif(not (DATA / "holdout.jsonl").exists(), reason="holdout set not present")
+def test_holdout_floors() -> None:
+    r = run_file(DATA / "holdout.jsonl", make_judge())
+    assert r.false_suppression is not None and r.false_suppression <= 0.05
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.85
+    assert r.rejection_recall is not None and r.rejection_recall >= 0.75
