@@ -31,8 +31,8 @@ _GERUND_OPENING = re.compile(
 )
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|lives|sits)\b")
 _ACTION_REQUEST = re.compile(
-    r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|give|"
-    r"create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
+    r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
+    r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
     re.I,
 )
 
