@@ -8,7 +8,12 @@ model fails fast instead of reaching a real API. A test opts in to real calls wi
 
 from __future__ import annotations
 
+import os
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,3 +39,51 @@ def _isolated(
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("ANTHROPIC_BASE_URL", CLOSED_URL)
     monkeypatch.setenv("OPENAI_BASE_URL", CLOSED_URL)
+
+
+# --- Store backends (supervisor/store tests) -------------------------------------------
+# `store_spec` runs a test once per backend: SQLite in tmp_path, and the real Redis server
+# under a unique key prefix deleted afterwards. Tests open stores with `spec.open()` (or
+# hand `spec.target`/`spec.prefix` to a subprocess). Redis tests are skipped, with the
+# reason, when no server answers at COACHLOOP_TEST_REDIS_URL (default 127.0.0.1:6379/0).
+
+TEST_REDIS_URL = os.environ.get("COACHLOOP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@dataclass(frozen=True)
+class StoreSpec:
+    backend: str
+    target: str
+    prefix: str = "coachloop"
+
+    def open(self) -> Any:
+        from coachloop.store import open_store
+
+        return open_store(self.target, prefix=self.prefix)
+
+
+def _redis_or_skip() -> Any:
+    try:
+        import redis
+
+        client = redis.Redis.from_url(TEST_REDIS_URL, socket_connect_timeout=1)
+        client.ping()
+    except Exception as exc:  # any failure means "no usable server"
+        pytest.skip(f"no Redis server at {TEST_REDIS_URL}: {exc}")
+    return client
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[StoreSpec]:
+    if request.param == "sqlite":
+        yield StoreSpec("sqlite", str(tmp_path / "store" / "coachloop.db"))
+        return
+    client = _redis_or_skip()
+    prefix = f"coachloop-test-{uuid.uuid4().hex[:12]}"
+    try:
+        yield StoreSpec("redis", TEST_REDIS_URL, prefix)
+    finally:
+        keys = list(client.scan_iter(match=f"{prefix}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+        client.close()

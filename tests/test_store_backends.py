@@ -1,0 +1,142 @@
+"""Backend specifics: SQLite's file handling and migrations, Redis keys and retries,
+and how `open_store` picks a backend."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from coachloop.events import StopEvent
+from coachloop.judge.verdict import Verdict
+from coachloop.store import StoreError, default_path, open_store
+from coachloop.store.migrations import MIGRATIONS
+from coachloop.store.redis_store import RedisStore, project_token
+from coachloop.store.sqlite import SQLiteStore
+from coachloop.supervisor.state import SessionState
+
+STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
+
+
+def test_sqlite_uses_wal_and_named_migrations(tmp_path: Path) -> None:
+    path = tmp_path / "db" / "coachloop.db"
+    with SQLiteStore(path) as store:
+        store.record_stop(StopEvent("s1", text="x"), STATUS)
+    db = sqlite3.connect(path)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    names = [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY name")]
+    assert names == [name for name, _ in MIGRATIONS]
+    db.close()
+    SQLiteStore(path).close()  # reopening applies nothing twice
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM migrations").fetchone()[0] == len(MIGRATIONS)
+    db.close()
+
+
+def test_sqlite_refuses_a_database_from_a_newer_version(tmp_path: Path) -> None:
+    path = tmp_path / "coachloop.db"
+    SQLiteStore(path).close()
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO migrations VALUES ('9999_future', 0)")
+    db.commit()
+    db.close()
+    with pytest.raises(StoreError, match="9999_future"):
+        SQLiteStore(path)
+
+
+@pytest.mark.parametrize(
+    "content", [b"not a database, just notes\n" * 10, b"\x00\x01garbage" * 300]
+)
+def test_a_path_that_is_not_a_database_is_refused_and_left_alone(
+    tmp_path: Path, content: bytes
+) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(content)
+    with pytest.raises(StoreError, match=r"notes\.db is not a SQLite database"):
+        SQLiteStore(path)
+    with pytest.raises(StoreError, match="not a SQLite database"):
+        open_store(str(path))
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.db"]  # no -wal/-shm left
+
+
+def test_a_directory_or_a_corrupt_database_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="is a directory"):
+        SQLiteStore(tmp_path)
+    path = tmp_path / "broken.db"
+    good = tmp_path / "good.db"
+    SQLiteStore(good).close()
+    path.write_bytes(good.read_bytes()[:16] + b"\xff" * 5000)  # right header, garbage body
+    with pytest.raises(StoreError, match=r"broken\.db"):
+        SQLiteStore(path)
+
+
+def test_default_paths_follow_project_and_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
+    assert default_path() == tmp_path / "home" / "coachloop.db"
+    assert default_path(tmp_path / "proj") == tmp_path / "proj" / ".coachloop" / "coachloop.db"
+    with open_store(project=tmp_path / "proj") as store:
+        assert store.location.endswith("proj/.coachloop/coachloop.db")
+    monkeypatch.setenv("COACHLOOP_STORE", f"sqlite://{tmp_path}/env.db")
+    with open_store() as store:
+        assert store.location == str(tmp_path / "env.db")
+    monkeypatch.delenv("COACHLOOP_STORE")
+    conf = tmp_path / "proj" / ".coachloop" / "config.toml"
+    conf.write_text(f'[store]\nurl = "{tmp_path}/conf.db"\n')
+    with open_store(project=tmp_path / "proj") as store:
+        assert store.location == str(tmp_path / "conf.db")
+    conf.write_text("[store\nbroken")
+    with pytest.raises(StoreError, match=r"config\.toml"):
+        open_store(project=tmp_path / "proj")
+
+
+@pytest.mark.parametrize("store_spec", ["redis"], indirect=True)
+def test_redis_keys_are_namespaced_by_prefix_project_and_session(store_spec: object) -> None:
+    store = store_spec.open()  # type: ignore[attr-defined]
+    assert isinstance(store, RedisStore)
+    try:
+        store.record_stop(StopEvent("s:1 x", text="x", project="/home/me/proj"), STATUS)
+        keys = sorted(k.decode() for k in store._r.scan_iter(match=f"{store.prefix}:*"))
+        tok = project_token("/home/me/proj")
+        assert tok.startswith("proj-")
+        assert f"{store.prefix}:{tok}:s%3A1%20x:state" in keys
+        assert f"{store.prefix}:{tok}:s%3A1%20x:events" in keys
+        assert f"{store.prefix}:seq:event" in keys and f"{store.prefix}:sessions" in keys
+        assert all(k.startswith(store.prefix + ":") for k in keys)
+        assert store.get_session("s:1 x").project == "/home/me/proj"
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("store_spec", ["redis"], indirect=True)
+def test_redis_conflict_is_retried_on_the_fresh_state(store_spec: object) -> None:
+    store, other = store_spec.open(), store_spec.open()  # type: ignore[attr-defined]
+    try:
+        store.record_stop(StopEvent("s1", text="a"), STATUS)
+        seen: list[int] = []
+        original = store.transact
+
+        def racing_stop(session_id: str, fn: object, *, project: str = "") -> object:
+            def wrapped(state: SessionState | None) -> object:
+                seen.append(state.continues if state else -1)
+                if len(seen) == 1:  # a concurrent writer commits between read and write
+                    other.record_stop(StopEvent("s1", text="b", timestamp=2000), STATUS)
+                return fn(state)  # type: ignore[operator]
+
+            return original(session_id, wrapped, project=project)
+
+        store.transact = racing_stop  # type: ignore[method-assign]
+        res = store.record_stop(StopEvent("s1", text="c", timestamp=3000), STATUS)
+        assert seen == [1, 2] and res.state.continues == 3
+        assert [r.text for r in store.timeline("s1")] == ["a", "b", "c"]
+    finally:
+        store.close()
+        other.close()
+
+
+def test_unreachable_redis_is_a_clear_error() -> None:
+    with pytest.raises(StoreError, match="cannot reach Redis"):
+        open_store("redis://127.0.0.1:9/0")

@@ -1,0 +1,153 @@
+"""The supervisor service: context in, one transaction, snapshots and retention around it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from coachloop import snapshots
+from coachloop.config import ConfigError
+from coachloop.events import HumanMessage, StopEvent
+from coachloop.judge.input import JudgeInput
+from coachloop.judge.verdict import Verdict
+from coachloop.store.sqlite import SQLiteStore
+from coachloop.supervisor import Policy, Supervisor, lifecycle
+
+STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
+DONE = Verdict("completion", 0.9, "done", "rules")
+ERROR = Verdict("error", 0.9, "crash", "signal")
+
+
+@pytest.fixture
+def sup(tmp_path: Path) -> Supervisor:
+    s = Supervisor(SQLiteStore(tmp_path / "c.db"), Policy(2), snapshot_root=tmp_path / "snaps")
+    yield s
+    s.store.close()
+
+
+def _labels(root: Path, sid: str) -> list[str]:
+    return [p.stem.split("_", 1)[1] for p in snapshots.list_snapshots(sid, root)]
+
+
+def test_process_judges_with_the_stored_context(sup: Supervisor) -> None:
+    sup.on_human(HumanMessage("s1", "/do-build the parser", skill="/do-build", plan_file="plan.md"))
+    seen: list[JudgeInput] = []
+
+    def judge(item: JudgeInput) -> Verdict:
+        seen.append(item)
+        return STATUS
+
+    for i in range(3):
+        sup.process(StopEvent("s1", text=f"step {i}"), judge)
+    assert [(j.prompt, j.skill, j.plan_file) for j in seen] == [
+        ("/do-build the parser", "/do-build", "plan.md")
+    ] * 3
+    assert [j.text for j in seen] == ["step 0", "step 1", "step 2"]
+    new = sup.context(StopEvent("brand-new", text="hi"))
+    assert (new.prompt, new.skill) == (None, None)
+
+
+def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path) -> None:
+    sup.on_human(HumanMessage("s1", "go"))
+    sup.on_stop(StopEvent("s1", text="a", job_id="j1"), STATUS)  # auto_continue
+    sup.on_stop(StopEvent("s1", text="dup", job_id="j1"), DONE)  # drop: no snapshot
+    sup.on_stop(StopEvent("s1", text="b"), STATUS)  # auto_continue
+    sup.on_stop(StopEvent("s1", text="c"), STATUS)  # cap reached: deliver
+    sup.on_stop(StopEvent("s1", text="done", job_id="j2"), DONE)  # complete
+    sup.on_stop(StopEvent("s1", text="", kind="StopFailure", error="overloaded"), STATUS)  # error
+    root = tmp_path / "snaps"
+    assert _labels(root, "s1") == [
+        "resume",
+        "auto_continue",
+        "auto_continue",
+        "deliver",
+        "complete",
+        "error",
+    ]
+    last = snapshots.load(snapshots.list_snapshots("s1", root)[-1])
+    assert last["decision"]["kind"] == "deliver" and last["state"]["status"] == "failed"
+    assert last["stop"]["error"] == "overloaded" and isinstance(last["event_id"], int)
+
+
+def test_lifecycle_labels() -> None:
+    from coachloop.supervisor import continue_with, deliver, drop
+
+    e = StopEvent("s", text="x")
+    assert lifecycle(e, STATUS, continue_with("go", "w")) == "auto_continue"
+    assert lifecycle(e, STATUS, drop("dup")) is None
+    assert lifecycle(e, DONE, deliver("x", "w")) == "complete"
+    assert lifecycle(e, STATUS, deliver("x", "cap")) == "deliver"
+    assert lifecycle(StopEvent("s", kind="StopFailure"), STATUS, deliver("x", "w")) == "error"
+
+
+def test_retention_cleanup_runs_at_most_once_an_hour(tmp_path: Path) -> None:
+    clock = [time.time()]
+    root = tmp_path / "snaps"
+    store = SQLiteStore(tmp_path / "c.db")
+    sup = Supervisor(store, snapshot_root=root, retention_days=7, clock=lambda: clock[0])
+    stale = snapshots.save("old", "complete", {}, root=root)
+    ten_days = clock[0] - 10 * 86_400
+    os.utime(stale, (ten_days, ten_days))
+    sup.on_stop(StopEvent("s1", text="q?"), DONE)  # the first stop runs the cleanup
+    assert not stale.exists()
+    again = snapshots.save("old", "complete", {}, root=root)
+    os.utime(again, (ten_days, ten_days))
+    clock[0] += 600
+    sup.on_stop(StopEvent("s1", text="q2?"), DONE)
+    assert again.exists()  # within the hour: not again
+    other = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=root, clock=lambda: clock[0])
+    assert other.maintain() is None  # the claim is shared through the store
+    clock[0] += 3600
+    report = sup.maintain()
+    assert report is not None and report.removed == 1 and not again.exists()
+    store.close()
+    other.store.close()
+
+
+def test_snapshot_failure_never_loses_the_decision(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("x")
+    sup = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=blocker)
+    res = sup.on_stop(StopEvent("s1", text="working"), STATUS)
+    assert res.decision.kind == "continue"
+    assert sup.store.get_session("s1").continues == 1
+    assert "could not save" in caplog.text
+    sup.store.close()
+
+
+def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    proj = tmp_path / "proj"
+    (proj / ".coachloop").mkdir(parents=True)
+    (proj / ".coachloop" / "config.toml").write_text(
+        "max_auto_continues = 1\n[snapshots]\nretention_days = 2\n"
+    )
+    sup = Supervisor.open(proj)
+    assert sup.policy == Policy(1) and sup.retention_days == 2.0
+    assert sup.store.location == str(proj / ".coachloop" / "coachloop.db")
+    kinds = [sup.on_stop(StopEvent("s", text=f"t{i}"), STATUS).decision.kind for i in range(2)]
+    assert kinds == ["continue", "deliver"]
+    sup.store.close()
+    monkeypatch.setenv("COACHLOOP_SNAPSHOT_RETENTION_DAYS", "soon")
+    with pytest.raises(ConfigError, match="retention_days"):
+        Supervisor.open(proj)
+
+
+def test_hook_path_imports_no_pydantic_click_rich_or_redis() -> None:
+    code = (
+        "import sys, coachloop.events, coachloop.supervisor, coachloop.store, coachloop.store.sqlite, "
+        "coachloop.snapshots, coachloop.watchdog; "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
+        "('pydantic', 'click', 'rich', 'redis'))))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == []
