@@ -148,6 +148,6 @@ GO_FAIL = re.compile(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M)
 # Runs that executed nothing prove nothing.
 NOTHING_RAN = re.compile(
     r"no tests ran|collected 0 items|Ran 0 tests|0 examples|No tests found|"
-    r"running 0 tests|Tests:\s+0 total|no test files",
-    re.I,
+    r"running 0 tests|Tests:\s+0 total|no test files|^\s*0 passing\b",
+    re.I | re.M,
 )

@@ -61,7 +61,8 @@ _SUCCESS_LINES = re.compile(
 _FAILURE = re.compile(
     r"^[ \t]*(?:FAILED|FAIL)\b.*$|^(?:error(?:\[\w+\])?|ERROR|fatal|npm ERR!)[: ].*$|"
     r"^[ \t]*(?:✗|✕|×)\s.*$|\bfailed=[1-9]\d*|\bTraceback \(most recent call last\)|"
-    r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b",
+    r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b|:\d+(?::\d+)?: error\b|"
+    r"\bFound \d+ errors?\b|^make: \*\*\* .*Error \d+|\bexit (?:code|status):? [1-9]\d*",
     re.M,
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")

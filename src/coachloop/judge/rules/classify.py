@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 from coachloop.config import SkillSpec
 from coachloop.judge.rules.features import Features, is_question_prompt
+from coachloop.judge.rules.target import off_target
 from coachloop.judge.verdict import Evidence, MessageType, Problem
 
 _LINT_ONLY = re.compile(
@@ -78,8 +79,8 @@ def _strong(ev: Evidence, f: Features) -> bool:
         return True
     if any(code == 0 for code in ev.exit_codes):
         return True
-    if ev.successes and ev.commands and not _lint_only(ev):
-        return True
+    if ev.commands and (ev.successes or not ev.failures) and not _lint_only(ev):
+        return True  # a command shown with its (non-failing) output
     return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.prose))
 
 
@@ -114,18 +115,25 @@ def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[
     problems: list[Problem] = [
         Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]
     ]
-    failing = [t for t in ev.tests if t.failed or t.runner == "none"]
+    failing = [t for t in ev.tests if t.failed or t.passed == 0]
     if failing:
-        if any(t.runner == "none" for t in failing):
+        if all(t.failed == 0 for t in failing):
             detail = "the test run shown executed no tests"
         else:
             detail = f"{ev.failed_tests} test(s) failed ({failing[0].line})"
         problems.append(Problem(kind="failing", detail=detail))
+    elif ev.failures and not ev.tests_ok:
+        problems.append(
+            Problem(kind="failing", detail=f"the output shows “{ev.failures[0][:120]}”")
+        )
     verified = ev.tests_ok or (ev.commands and (ev.successes or ev.exit_codes))
     if f.asserted and not verified and not failing:
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=f.asserted[0])
         )
+    target = off_target(ev, f.msg.code_blocks)
+    if target:
+        problems.append(Problem(kind="off_target", detail=target))
     if _lint_only(ev) and not (ev.tests or ev.commits or ev.pull_requests):
         problems.append(
             Problem(
@@ -173,6 +181,9 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
 
     if _strong(ev, f) and not any(t.failed for t in ev.tests):
         return Outcome("completion", 0.75, "a report backed by evidence")
-    if (f.ongoing_any and f.msg.words <= 60) or (f.msg.words <= 25 and not f.questions):
+    if f.ongoing_any and f.msg.words <= 60:
         return Outcome("status", 0.6, "narration of work with nothing for the human")
-    return Outcome("completion", 0.55, "an explanation or report for the human")
+    if f.msg.words >= 25:
+        return Outcome("completion", 0.55, "an explanation or report for the human")
+    # Nothing recognisable: the human decides (fail-safe, never an unexplained continue).
+    return Outcome("question", 0.5, "no rule recognised this message; the human should see it")

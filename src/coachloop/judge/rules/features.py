@@ -29,7 +29,9 @@ _GERUND_OPENING = re.compile(
     r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
     re.M,
 )
-_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|lives|sits)\b")
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may)\b"
+)
 _ACTION_REQUEST = re.compile(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
@@ -56,7 +58,7 @@ _DOCS_ONLY = re.compile(
 )
 _PARTIAL = re.compile(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
-    r"\bhalfway\b|\bso far\b|\bfirst run\b|\bnot (?:yet )?(?:done|finished|complete)\b",
+    r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
     re.I,
 )
 _QUESTION_WORD = re.compile(
@@ -66,7 +68,14 @@ _QUESTION_WORD = re.compile(
     r"est-ce)\b",
     re.I,
 )
-_RHETORICAL = re.compile(r"^\W*(?:why|how|what)\b", re.I)
+_RHETORICAL = re.compile(r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what)\b", re.I)
+# "Why is X slow? Please fix it." asks for work, not for an answer.
+_TASK_REQUEST = re.compile(
+    r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
+    r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
+    r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
+    re.I | re.M,
+)
 _OR_CHOICE = re.compile(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
@@ -95,6 +104,8 @@ def is_question_prompt(prompt: str | None) -> bool:
     if not prompt:
         return False
     text = prompt.strip()
+    if _TASK_REQUEST.search(text):
+        return False
     return text.endswith("?") or (bool(_QUESTION_WORD.match(text)) and len(text) < 400)
 
 

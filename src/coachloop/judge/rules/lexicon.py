@@ -192,7 +192,7 @@ ONGOING: Lexicon = {
         r"move|do|check|look)\b",
         r"(?:^|(?<=[.!]\s))\w+ing\b[^.\n]{0,60}\bnow\b",
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
-        r"\b\w+ing (?:it )?now\b",
+        r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
         r"(?:^|[.;:]\s+)(?:next|then)\b",
         r"\bnext (?:up|step|i'?ll)\b",
         r"\bmoving on\b",
@@ -215,14 +215,17 @@ ONGOING: Lexicon = {
         r"\bgoing through\b",
     ),
     "de": (
+        r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
         r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
         r"läuft gerade|in arbeit|weiter mit)\b",
     ),
     "es": (
+        r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",
     ),
     "fr": (
+        r"\b(?:je |j')(?:relance|lance|ajoute|corrige|regarde|teste|modifie|mets|refais|réécris|vérifie|écris|migre|examine)\b",
         r"\b(?:je corrige|je reviens|je vais|ensuite|en cours|je continue|je m'occupe|"
         r"je passe à)\b",
     ),
@@ -231,6 +234,7 @@ ONGOING: Lexicon = {
 # Asking the human without a question mark, or to approve a step.
 ASK: Lexicon = {
     "en": (
+        r"\b(?:without|until i (?:get|have)|before i get) your (?:ok|okay|go-ahead|approval|confirmation|sign-off|green light)\b",
         r"\bneed (?:your|a) (?:pick|decision|call|input|go-?ahead|approval|confirmation|answer|"
         r"choice|preference)\b",
         r"\byour call\b",
@@ -251,9 +255,19 @@ ASK: Lexicon = {
         r"\b\(y/n\)",
         r"\bsay (?:the word|go)\b",
     ),
-    "de": (r"\bsoll ich\b", r"\bbitte (?:bestätige|entscheide|sag)\b", r"\bgib mir bescheid\b"),
-    "es": (r"\bdime (?:si|qué|cuál)\b", r"\bconfirma(?:me)?\b", r"\b¿", r"\bquieres que\b"),
+    "de": (
+        r"\b(?:ohne|vor) (?:dein|ihr|eure)\w* (?:ok|okay|freigabe|zustimmung|bestätigung|go)\b",
+        r"\bsoll ich\b",
+        r"\bbitte (?:bestätige|entscheide|sag)\b",
+        r"\bgib mir bescheid\b",
+    ),
+    "es": (
+        r"\b(?:sin|hasta tener) tu (?:ok|visto bueno|confirmación|aprobación|autorización)\b",
+        r"\bdime (?:si|qué|cuál)\b",
+        r"\bconfirma(?:me)?\b",
+    ),
     "fr": (
+        r"\b(?:sans|avant) (?:ton|votre) (?:accord|feu vert|confirmation|validation|ok)\b",
         r"\bdites-moi\b",
         r"\bconfirme[zr]?\b",
         r"\bdois-je\b",
@@ -287,7 +301,7 @@ OFFER: Lexicon = {
         r"\bif you(?:'d)? (?:want|like)\b",
     ),
     "de": (r"\bsoll ich noch\b",),
-    "es": (r"\bquieres que (?:también|además)\b",),
+    "es": (r"\bquieres que\b",),
     "fr": (r"\bsouhaitez-vous que je\b",),
 }
 
@@ -300,7 +314,10 @@ BLOCKER: Lexicon = {
         r"read-only|sandbox|runners?|registry|incident|outage|status page|no space left|"
         r"disk (?:is )?full|contradict\w*|reconcile|conflicting requirements|plan mode|"
         r"not (?:allowed|permitted)|denied|blocked|dns|zone|offline|down|503|502|"
-        r"bad gateway|service unavailable)\b",
+        r"bad gateway|service unavailable|one-time password|otp|authenticator|agreement|"
+        r"payment required|402|rate limit|pull rate limit|toomanyrequests|sudo|root|admin rights|"
+        r"edit rights|write access|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
+        r"\w_(?:key|token|secret|password)\b",
     ),
     "de": (r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt)\b",),
     "es": (r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado)\b",),
@@ -317,7 +334,13 @@ STUCK: Lexicon = {
         r"\b(?:i )?have no access\b",
         r"\bno access\b",
         r"\bblocked (?:on|by)\b",
-        r"\b(?:someone|a human|an admin|a repo admin|you) (?:\w+ )?(?:needs? to|has to|have to|must)\b",
+        r"\b(?:someone|somebody|a human|an admin|a repo admin|you|the account holder|an owner)\b[^.]{0,60}?\b(?:needs? to|has to|have to|must)\b",
+        r"\bonly (?:the|an?|someone|somebody) [\w -]{0,40}\b(?:can|could|may)\b",
+        r"\byourself\b",
+        r"\bgive me (?:a|an|the|access|permission|write|your|those)\b",
+        r"\bi don'?t have (?:those|these|that|an?)\b",
+        r"\b(?:isn'?t|is not|aren'?t|are not) (?:set|configured|available)\b[^.]{0,40}\b(?:environment|\.env|secrets?|anywhere)\b",
+        r"\bno value anywhere\b",
         r"\bneeds? (?:a |an |the )?(?:human|admin|someone|you|your)\b",
         r"\b(?:need|needs|require"
         r"|requires) [\w\s`-]{0,40}(?:credentials|token|key|secret|role|access|permission|"
@@ -331,15 +354,37 @@ STUCK: Lexicon = {
         r"^blocked\b",
         r"\bwithout (?:\w+ ){0,3}(?:credentials|access|token|key|approval)\b",
     ),
-    "de": (r"\bkann (?:ich )?nicht\b", r"\bkein(?:en)? zugriff\b"),
-    "es": (r"\bno puedo\b", r"\bsin acceso\b"),
-    "fr": (r"\bje ne peux pas\b", r"\bimpossible de\b", r"\bpas (?:d'|l')accès\b"),
+    "de": (
+        r"\bich komme nicht an\b",
+        r"\bich habe keine (?:rechte|berechtigung|zugangsdaten)\b",
+        r"\bjemand (?:muss|mit)\b",
+        r"\bkann (?:ich )?nicht\b",
+        r"\bkein(?:en)? zugriff\b",
+    ),
+    "es": (
+        r"\bno tengo (?:acceso|permisos?|credenciales)\b",
+        r"\balguien (?:con|tiene que|debe)\b",
+        r"\bnecesito que\b",
+        r"\bse ha parado\b",
+        r"\bno puedo\b",
+        r"\bsin acceso\b",
+    ),
+    "fr": (
+        r"\bje n'ai pas (?:les droits|le droit|accès)\b",
+        r"\bquelqu'un (?:doit|avec|qui)\b",
+        r"\bil faut que quelqu'un\b",
+        r"\brefuse\b",
+        r"\bje ne peux pas\b",
+        r"\bimpossible de\b",
+        r"\bpas (?:d'|l')accès\b",
+    ),
 }
 
 # The agent run itself broke (read on the opening of the raw text, code included).
 ERROR_OPENING: Lexicon = {
     "any": (
-        r"^(?:\W{0,3})(?:error|fatal|panic|exception|failed|failure)(?![\w-])",
+        r"^(?:\W{0,3})(?:error|fatal|panic|exception|failed|failure|fehler|erreur|échec)(?![\w-])",
+        r"^\[[\w-]+\]\s*(?:fatal|error|crash|killed|panic)\b",
         r"^(?:\W{0,3})(?:api error|api request failed|request timed out|request failed|"
         r"stream error|an unexpected error|unexpected error|internal server error|"
         r"invalid api key|prompt is too long|context (?:window|length)|"
@@ -376,6 +421,18 @@ ERROR_ANYWHERE: Lexicon = {
         r"\bwasn'?t able to make the change\b",
         r"\b(?:potential )?loop was detected\b",
         r"\brequest has been halted\b",
+        r"\bexited with (?:signal|exit code|code) \w+",
+        r"\bsig(?:segv|kill|abrt)\b",
+        r"\bbefore (?:emitting|producing|writing) (?:a|any) final\b",
+        r"<tool_call>|\bto=functions\.\w+",
+        r"^\{\s*\"(?:tool|name)\": ?\"\w+\", ?\"(?:args|arguments|input|parameters)\"",
+        r"^<<<<<<< search\s*$",
+        r"\btool_use_error\b",
+        r"\bexceeds? the (?:context window|maximum context|context limit)\b",
+        r"\bhit a token limit\b",
+        r"\bmaximum context length\b",
+        r"\bkeine abschließende nachricht\b",
+        r"\bzeitlimit\w* (?:von|erreicht)\b",
         r"<function_calls>|<invoke name=",
     ),
 }
