@@ -19,6 +19,7 @@ from coachloop.supervisor import (
     decide,
     on_human,
 )
+from coachloop.supervisor.state import MAX_JOBS
 
 SID = "sess-1"
 
@@ -282,7 +283,7 @@ def test_job_ledger_is_bounded() -> None:
     st = fresh()
     for i in range(100):
         _, st = decide(st, stop(f"q{i}", job_id=f"j{i}", ts=1000 + i), delivered("question"))
-    assert len(st.jobs) == 64 and st.jobs[-1].job_id == "j99"
+    assert len(st.jobs) == MAX_JOBS == 16 and st.jobs[-1].job_id == "j99"
 
 
 def test_event_and_decision_invariants() -> None:

@@ -90,11 +90,11 @@ def open_store(
         target = cfg.get("url") or cfg.get("path") or None
     text = str(target) if target is not None else ""
     if text.startswith(REDIS_SCHEMES):
-        from coachloop.store.redis_store import RedisStore  # noqa: PLC0415 - optional extra
+        from coachloop.store.redis_store import RedisStore
 
         pfx = prefix or os.environ.get(ENV_PREFIX) or str(cfg.get("prefix", "coachloop"))
         return RedisStore(text, prefix=pfx)
-    from coachloop.store.sqlite import SQLiteStore  # noqa: PLC0415 - load one backend only
+    from coachloop.store.sqlite import SQLiteStore
 
     if text.startswith("sqlite:///"):
         text = text[len("sqlite://") :]

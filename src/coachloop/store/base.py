@@ -17,7 +17,14 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from coachloop.events import HumanMessage, StopEvent
-from coachloop.store.records import EventRecord, OutboxEntry, OutboxKind, Write, clip
+from coachloop.store.records import (
+    EventRecord,
+    OutboxEntry,
+    OutboxKind,
+    Write,
+    clip,
+    verdict_dict,
+)
 from coachloop.supervisor.policy import Policy, decide, on_human
 from coachloop.supervisor.state import Decision, SessionState, SessionStatus
 
@@ -183,7 +190,7 @@ class StoreBase(ABC):
                 text=clip(event.text),
                 job_id=event.job_id,
                 source=verdict.source,
-                verdict=verdict.to_dict(),
+                verdict=verdict_dict(verdict),
                 decision=decision.kind,
                 why=decision.why,
                 message=clip(decision.text),

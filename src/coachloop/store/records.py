@@ -6,15 +6,39 @@ the backend assigns the id when the transaction commits; ids grow with commit or
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, get_args
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from coachloop.supervisor.state import SessionState
+
+if TYPE_CHECKING:
+    from coachloop.judge.verdict import Verdict
 
 RecordKind = Literal["stop", "human", "alert", "status"]
 OutboxKind = Literal["deliver", "notice", "alert"]
 RECORD_KINDS: tuple[RecordKind, ...] = get_args(RecordKind)
 MAX_STORED_TEXT = 50_000
+
+
+def verdict_dict(verdict: Verdict) -> dict[str, Any]:
+    """The verdict as a JSON-ready dict, like `Verdict.to_dict` but several times faster
+    (it runs at every stop): empty evidence and problems are left out."""
+    out: dict[str, Any] = {
+        "type": verdict.type,
+        "confidence": verdict.confidence,
+        "reason": verdict.reason,
+        "source": verdict.source,
+        "route": verdict.route,
+        "coaching_message": verdict.coaching_message,
+        "rejected_completion": verdict.rejected_completion,
+    }
+    if verdict.problems:
+        out["problems"] = [
+            {"kind": p.kind, "detail": p.detail, "quote": p.quote} for p in verdict.problems
+        ]
+    if not verdict.evidence.is_empty():
+        out["evidence"] = asdict(verdict.evidence)
+    return out
 
 
 def clip(text: str, limit: int = MAX_STORED_TEXT) -> str:

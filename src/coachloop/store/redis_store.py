@@ -79,7 +79,7 @@ class RedisStore(StoreBase):
         self, url: str = DEFAULT_URL, *, prefix: str = "coachloop", client: Any = None
     ) -> None:
         try:
-            import redis  # noqa: PLC0415 - optional extra, imported only when used
+            import redis
         except ImportError as exc:  # pragma: no cover - depends on the environment
             raise StoreError(
                 "the Redis store needs redis-py: pip install 'coachloop[redis]'"

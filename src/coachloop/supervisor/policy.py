@@ -149,8 +149,8 @@ def _gate(state: SessionState, event: StopEvent) -> tuple[str | None, SessionSta
         return None, state
     job = event.job_id
     mark = state.job(job)
-    if mark is None:
-        return None, state.with_job(JobMark(job))
+    if mark is None:  # a job first seen: nothing to remember until it is continued or delivered
+        return None, state
     if mark.status == "closed":
         return f"duplicate: the completion of job {job} was already delivered", state
     if mark.status == "continued":
@@ -165,15 +165,22 @@ def _gate(state: SessionState, event: StopEvent) -> tuple[str | None, SessionSta
     return None, state
 
 
-def _delivered(
-    state: SessionState, event: StopEvent, text_digest: str, *, close: bool
-) -> SessionState:
-    new = replace(state, last_continued=None, last_decision="deliver")
+def _jobs(
+    state: SessionState, event: StopEvent, status: JobStatus, fp: str | None
+) -> tuple[JobMark, ...]:
+    """The ledger after this stop: the event's job marked `status` (and `fp` delivered)."""
     if event.job_id is None:
-        return new
-    mark = new.job(event.job_id) or JobMark(event.job_id)
-    status: JobStatus = "closed" if close else "open"
-    return new.with_job(replace(mark, status=status, delivered=text_digest))
+        return state.jobs
+    old = state.job(event.job_id)
+    delivered = fp if fp is not None else (old.delivered if old else None)
+    return state.ledger(JobMark(event.job_id, status, delivered))
+
+
+def _delivered(
+    state: SessionState, event: StopEvent, fp: str, *, close: bool, status: SessionStatus
+) -> SessionState:
+    jobs = _jobs(state, event, "closed" if close else "open", fp)
+    return replace(state, last_continued=None, last_decision="deliver", status=status, jobs=jobs)
 
 
 def decide(
@@ -213,8 +220,8 @@ def decide(
     fp = digest(text)
     if verdict.route == "deliver":
         completion = verdict.type == "completion"
-        new = _delivered(base, event, fp, close=completion)
-        new = replace(new, status="done" if completion else "waiting")
+        status: SessionStatus = "done" if completion else "waiting"
+        new = _delivered(base, event, fp, close=completion, status=status)
         return deliver(text, f"{verdict.type}: {verdict.reason}", notices), new
 
     cap = policy.max_auto_continues
@@ -234,16 +241,20 @@ def decide(
     elif base.last_continued == fp:
         held = (_with_note(text, REPEAT_NOTE), "identical to the output continued just before")
     if held is not None:
-        new = _delivered(base, event, fp, close=False)
-        status: SessionStatus = "failed" if base.status == "failed" else "waiting"
-        return deliver(held[0], held[1], notices), replace(new, status=status)
+        status = "failed" if base.status == "failed" else "waiting"
+        new = _delivered(base, event, fp, close=False, status=status)
+        return deliver(held[0], held[1], notices), new
 
     coaching = (verdict.coaching_message or "").strip() or PLAIN_CONTINUE
     n = base.continues + 1
-    new = replace(base, continues=n, status="running", last_continued=fp, last_decision="continue")
-    if event.job_id is not None:
-        mark = new.job(event.job_id) or JobMark(event.job_id)
-        new = new.with_job(replace(mark, status="continued"))
+    new = replace(
+        base,
+        continues=n,
+        status="running",
+        last_continued=fp,
+        last_decision="continue",
+        jobs=_jobs(base, event, "continued", None),
+    )
     decision = continue_with(coaching, f"status ({verdict.reason}): auto-continue {n}/{cap}")
     if notices:
         decision = replace(decision, notices=notices)

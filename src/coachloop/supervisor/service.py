@@ -46,8 +46,8 @@ def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | N
 def retention_days(project: Path | None = None) -> float:
     """The snapshot retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots]
     retention_days` in the config files, else 7 days. A bad value raises `ConfigError`."""
-    from coachloop.config import ConfigError  # noqa: PLC0415
-    from coachloop.store import config_table  # noqa: PLC0415 - import cycle
+    from coachloop.config import ConfigError
+    from coachloop.store import config_table
 
     raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", project).get("retention_days")
     try:
@@ -89,8 +89,8 @@ class Supervisor:
     def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
         """The supervisor configured for `project`: its settings (the auto-continue cap),
         its store (`open_store`) and its snapshot retention (`retention_days`)."""
-        from coachloop.config import load_settings  # noqa: PLC0415
-        from coachloop.store import open_store  # noqa: PLC0415 - import cycle
+        from coachloop.config import load_settings
+        from coachloop.store import open_store
 
         proj = Path(project) if project else None
         settings = load_settings(proj)
@@ -102,7 +102,7 @@ class Supervisor:
 
     def context(self, event: StopEvent) -> JudgeInput:
         """The judge's input for `event`, with the session's stored prompt, skill and plan."""
-        from coachloop.store import UnknownSession  # noqa: PLC0415 - import cycle
+        from coachloop.store import UnknownSession
 
         try:
             state: SessionState | None = self.store.get_session(event.session_id)

@@ -18,7 +18,7 @@ DecisionKind = Literal["continue", "deliver", "drop"]
 
 SESSION_STATUSES: tuple[SessionStatus, ...] = get_args(SessionStatus)
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
-MAX_JOBS = 64  # the job ledger keeps the most recent jobs only
+MAX_JOBS = 16  # the ledger keeps the most recent jobs only; duplicates follow closely
 
 
 def digest(text: str) -> str:
@@ -106,10 +106,13 @@ class SessionState:
                 return mark
         return None
 
+    def ledger(self, mark: JobMark) -> tuple[JobMark, ...]:
+        """The job ledger with `mark` replacing (or added as) its most recent entry."""
+        return (*(m for m in self.jobs if m.job_id != mark.job_id), mark)[-MAX_JOBS:]
+
     def with_job(self, mark: JobMark) -> SessionState:
-        """The state with `mark` replacing (or added as) the most recent job entry."""
-        jobs = (*(m for m in self.jobs if m.job_id != mark.job_id), mark)
-        return replace(self, jobs=jobs[-MAX_JOBS:])
+        """The state with `mark` as the most recent job entry."""
+        return replace(self, jobs=self.ledger(mark))
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (tuples become lists)."""

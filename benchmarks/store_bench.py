@@ -1,0 +1,147 @@
+"""Decisions per second of the supervisor on each store backend.
+
+One decision = the full per-stop path: read the session's state, run the pure policy,
+and commit state + timeline record + outbox entry in one transaction (`record_stop`).
+Snapshots are file writes outside the store and are not included.
+
+    python benchmarks/store_bench.py                 # SQLite 1 process, Redis 1 vs 4 workers
+    python benchmarks/store_bench.py --decisions 50000 --sessions 2000 --redis redis://host:6379/0
+
+Targets: SQLite in one process >= 2,000 decisions/s; Redis with 4 worker processes faster
+than with one. Redis keys go under a unique prefix and are deleted afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+from coachloop.events import HumanMessage, StopEvent
+from coachloop.judge.verdict import Verdict
+from coachloop.store import StoreError, open_store
+
+STATUS = Verdict(
+    "status", 0.9, "mid-work", "rules", route="continue", coaching_message="[System Coach] go on"
+)
+QUESTION = Verdict("question", 0.9, "asks", "rules")
+SQLITE_TARGET = 2_000.0
+
+
+def drive(
+    target: str, prefix: str, worker: int, sessions: int, decisions: int
+) -> tuple[float, float]:
+    """Make `decisions` decisions over this worker's `sessions`; returns (start, end)."""
+    store = open_store(target, prefix=prefix)
+    text = "Running the test suite now; 14 of 40 files done. " * 4
+    try:
+        start = time.perf_counter()
+        for i in range(decisions):
+            sid = f"bench-{worker}-{i % sessions}"
+            if i % 10 == 9:  # every tenth step a human reply resets the cap
+                store.record_human(HumanMessage(sid, "keep going", source="chat"))
+                continue
+            verdict = QUESTION if i % 7 == 0 else STATUS
+            event = StopEvent(
+                sid, text=f"{text} step {i}", job_id=f"job-{i}", project="/bench/proj"
+            )
+            store.record_stop(event, verdict)
+        return start, time.perf_counter()
+    finally:
+        store.close()
+
+
+def _worker(args: tuple[str, str, int, int, int, Any, Any]) -> None:
+    target, prefix, worker, sessions, decisions, barrier, results = args
+    open_store(target, prefix=prefix).close()  # connect (and import) before the clock starts
+    barrier.wait()
+    results.put(drive(target, prefix, worker, sessions, decisions))
+
+
+def run_parallel(target: str, prefix: str, workers: int, sessions: int, decisions: int) -> float:
+    """Decisions per second with `workers` processes sharing `decisions` and `sessions`."""
+    ctx = mp.get_context("fork")
+    barrier, results = ctx.Barrier(workers), ctx.Queue()
+    per = decisions // workers
+    procs = [
+        ctx.Process(
+            target=_worker,
+            args=((target, prefix, w, max(1, sessions // workers), per, barrier, results),),
+        )
+        for w in range(workers)
+    ]
+    for p in procs:
+        p.start()
+    spans: list[tuple[float, float]] = [results.get(timeout=600) for _ in procs]
+    for p in procs:
+        p.join()
+    wall = max(e for _, e in spans) - min(s for s, _ in spans)
+    return per * workers / wall
+
+
+def _clean_redis(url: str, prefix: str) -> None:
+    import redis
+
+    client = redis.Redis.from_url(url)
+    keys = list(client.scan_iter(match=f"{prefix}:*", count=5000))
+    for i in range(0, len(keys), 5000):
+        client.delete(*keys[i : i + 5000])
+    client.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--decisions", type=int, default=20_000, help="decisions per measurement")
+    ap.add_argument("--sessions", type=int, default=1_000, help="distinct sessions")
+    ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis URL ('' to skip)")
+    ap.add_argument("--workers", default="1,4", help="Redis worker counts to compare")
+    args = ap.parse_args(argv)
+
+    rows: list[tuple[str, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "bench.db")
+        start, end = drive(db, "", 0, args.sessions, args.decisions)
+        rows.append(("SQLite, 1 process", args.decisions / (end - start)))
+        rows.append(
+            (
+                "SQLite, 4 processes (one file)",
+                run_parallel(db, "", 4, args.sessions, args.decisions),
+            )
+        )
+    redis_rates: dict[int, float] = {}
+    if args.redis:
+        prefix = f"coachloop-bench-{uuid.uuid4().hex[:8]}"
+        try:
+            for w in (int(x) for x in args.workers.split(",")):
+                redis_rates[w] = run_parallel(args.redis, prefix, w, args.sessions, args.decisions)
+                rows.append((f"Redis, {w} worker{'s' if w > 1 else ''}", redis_rates[w]))
+        except StoreError as exc:
+            print(f"Redis skipped: {exc}", file=sys.stderr)
+        finally:
+            _clean_redis(args.redis, prefix)
+
+    print(f"coachloop store benchmark: {args.decisions} decisions over {args.sessions} sessions")
+    for name, rate in rows:
+        print(f"  {name:<32} {rate:>10,.0f} decisions/s")
+    sqlite_rate = rows[0][1]
+    ok = sqlite_rate >= SQLITE_TARGET
+    print(
+        f"  SQLite 1 process / target {SQLITE_TARGET:,.0f}: {sqlite_rate / SQLITE_TARGET:.1f}x"
+        f" ({'ok' if ok else 'BELOW TARGET'})"
+    )
+    if 1 in redis_rates and len(redis_rates) > 1:
+        most = max(redis_rates)
+        ratio = redis_rates[most] / redis_rates[1]
+        verdict = "ok" if ratio > 1 else "NOT FASTER"
+        print(f"  Redis {most} workers / 1 worker: {ratio:.2f}x ({verdict})")
+        ok = ok and ratio > 1
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
