@@ -142,3 +142,20 @@ def test_session_ids_cannot_escape_the_snapshot_folder(tmp_path: Path) -> None:
     assert snapshots.session_dir("a/b", tmp_path) != snapshots.session_dir("a_b", tmp_path)
     with pytest.raises(ValueError):
         save(" ", "resume", {}, root=tmp_path)
+
+
+def test_a_corrupt_snapshot_loses_nothing_else(tmp_path: Path) -> None:
+    save("s", "resume", {"n": 1}, root=tmp_path, now=NOW)
+    bad = tmp_path / "s" / "20270115T080000.500000Z_error.json"
+    bad.write_bytes(b"\x00\xffgarbage")
+    save("s", "deliver", {"n": 2}, root=tmp_path, now=NOW + 1)
+    loaded: list[int] = []
+    errors: list[str] = []
+    for path in list_snapshots("s", tmp_path):
+        try:
+            loaded.append(load(path)["n"])
+        except SnapshotError as exc:
+            errors.append(str(exc))
+    assert loaded == [1, 2] and len(errors) == 1 and bad.name in errors[0]
+    report = cleanup(7, root=tmp_path)
+    assert report.errors == [] and len(list_snapshots("s", tmp_path)) == 3

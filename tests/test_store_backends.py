@@ -140,3 +140,21 @@ def test_redis_conflict_is_retried_on_the_fresh_state(store_spec: object) -> Non
 def test_unreachable_redis_is_a_clear_error() -> None:
     with pytest.raises(StoreError, match="cannot reach Redis"):
         open_store("redis://127.0.0.1:9/0")
+
+
+@pytest.mark.parametrize("store_spec", ["redis"], indirect=True)
+def test_redis_first_writers_racing_on_project_end_up_in_one_place(store_spec: object) -> None:
+    a, b = store_spec.open(), store_spec.open()  # type: ignore[attr-defined]
+    try:
+        b._projects["s1"] = project_token("/b")  # b decided the keys before a's write landed
+        a.record_stop(StopEvent("s1", text="from a", project="/a"), STATUS)
+        b.record_stop(StopEvent("s1", text="from b", project="/b"), STATUS)
+        for store in (a, b):
+            st = store.get_session("s1")
+            assert st.project == "/a" and st.continues == 2
+            assert [r.text for r in store.timeline("s1")] == ["from a", "from b"]
+        keys = [k.decode() for k in a._r.scan_iter(match=f"{a.prefix}:*:state")]
+        assert keys == [f"{a.prefix}:{project_token('/a')}:s1:state"]
+    finally:
+        a.close()
+        b.close()

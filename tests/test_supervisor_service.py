@@ -102,9 +102,9 @@ def test_retention_cleanup_runs_at_most_once_an_hour(tmp_path: Path) -> None:
     sup.on_stop(StopEvent("s1", text="q2?"), DONE)
     assert again.exists()  # within the hour: not again
     other = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=root, clock=lambda: clock[0])
-    assert other.maintain() is None  # the claim is shared through the store
+    assert other.maintain().cleanup is None  # the claim is shared through the store
     clock[0] += 3600
-    report = sup.maintain()
+    report = sup.maintain().cleanup
     assert report is not None and report.removed == 1 and not again.exists()
     store.close()
     other.store.close()
@@ -151,3 +151,22 @@ def test_hook_path_imports_no_pydantic_click_rich_or_redis() -> None:
         [sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) == []
+
+
+def test_maintenance_runs_the_watchdog_and_cleans_stale_sessions(tmp_path: Path) -> None:
+    clock = [1_900_000_000.0]
+    sup = Supervisor(
+        SQLiteStore(tmp_path / "c.db"), snapshot_root=tmp_path / "s", clock=lambda: clock[0]
+    )
+    sup.on_stop(StopEvent("quiet", text="working", timestamp=clock[0]), STATUS)
+    clock[0] += 2 * 3600
+    sup.on_stop(StopEvent("busy", text="Which DB?", timestamp=clock[0]), DONE)
+    alerts = [e for e in sup.store.outbox_pending() if e.kind == "alert"]
+    assert len(alerts) == 1 and "quiet" in alerts[0].text and "silent for 2.0 h" in alerts[0].text
+    clock[0] += 600
+    assert sup.maintain().alerts == []  # flagged once, not again
+    clock[0] += 24 * 3600
+    done = sup.maintain()
+    assert done.stale is not None and done.stale.abandoned == ["quiet"]
+    assert sup.store.get_session("quiet").status == "abandoned"
+    sup.store.close()

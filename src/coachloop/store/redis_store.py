@@ -15,6 +15,8 @@ commits with one Lua script that checks the version is unchanged and, atomically
 the state, allocates ids with INCR, appends the records and queues the outbox entries.
 On a version conflict the function runs again on the fresh state (optimistic
 concurrency), so no update is ever lost and caps hold across processes and machines.
+A session lives under the project it was first stored with; the script refuses a write
+under another project (two first writers racing) and the loser retries under the winner's.
 redis-py is imported lazily: it is the optional extra `coachloop[redis]`.
 """
 
@@ -38,10 +40,12 @@ MAX_ATTEMPTS = 500
 # KEYS: state, events, index, seq:event, outbox, outbox:pending, seq:outbox
 # ARGV: expected ver, state json, sid, proj, n events, events..., outbox entries...
 _COMMIT = """
+local home = redis.call('HGET', KEYS[3], ARGV[3])
+if home and home ~= ARGV[4] then return -1 end
 local ver = redis.call('HGET', KEYS[1], 'ver') or '0'
 if ver ~= ARGV[1] then return false end
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'ver', tostring(tonumber(ver) + 1))
-redis.call('HSETNX', KEYS[3], ARGV[3], ARGV[4])
+if not home then redis.call('HSET', KEYS[3], ARGV[3], ARGV[4]) end
 local n = tonumber(ARGV[5])
 local ids = {}
 for i = 1, n do
@@ -123,10 +127,10 @@ class RedisStore(StoreBase):
     def transact(
         self, session_id: str, fn: TxnFn[R], *, project: str = ""
     ) -> tuple[R, tuple[int, ...]]:
-        proj = self._proj(session_id, project)
-        assert proj is not None
-        state_key, events_key = self._skeys(proj, session_id)
         for attempt in range(MAX_ATTEMPTS):
+            proj = self._proj(session_id, project)
+            assert proj is not None
+            state_key, events_key = self._skeys(proj, session_id)
             raw, ver = self._call(self._r.hmget, state_key, ["state", "ver"])
             state = SessionState.from_dict(json.loads(raw)) if raw is not None else None
             write, result = fn(state)
@@ -163,6 +167,9 @@ class RedisStore(StoreBase):
                 self._k("seq", "outbox"),
             ]
             ids = self._call(self._commit, keys, args)
+            if ids == -1:  # another writer created the session under another project
+                self._projects.pop(session_id, None)
+                continue
             if ids is not None:
                 self._projects[session_id] = proj
                 return result, tuple(int(i) for i in ids)

@@ -256,6 +256,9 @@ class SQLiteStore(StoreBase):
 
     def claim(self, name: str, interval: float, now: float | None = None) -> bool:
         ts = time.time() if now is None else now
+        last = self._read("SELECT value FROM meta WHERE name = ?", (name,))
+        if last and ts - float(last[0][0]) < interval:
+            return False  # not due: decided without taking the write lock
         try:
             with self._tx() as db:
                 row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()

@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 CLAUDE_CODE_BLOCK_CAP = 8  # Claude Code ends a turn itself after 8 consecutive blocks
 PLAIN_CONTINUE = "continue"
+MAX_PROMPT_CHARS = 8_000  # the stored prompt is read and written at every stop
 NOTE = "[coachloop]"
 
 
@@ -272,7 +273,8 @@ def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionStat
     if st.session_id != msg.session_id:
         raise ValueError(f"message of session {msg.session_id!r} given state of {st.session_id!r}")
     st, notices = _end_error_run(st)
-    ctx = _merge_context(replace(st.context, prompt=msg.text), msg.skill, msg.phase, msg.plan_file)
+    prompt = msg.text[:MAX_PROMPT_CHARS]
+    ctx = _merge_context(replace(st.context, prompt=prompt), msg.skill, msg.phase, msg.plan_file)
     new = replace(
         st,
         status="running",

@@ -3,9 +3,10 @@
 Per stop: read the session's stored context to build the judge's input (`context`), let
 the judge run outside any lock (an LLM call may take seconds), then `on_stop` commits the
 decision in one store transaction (state, timeline record, outbox entries), writes the
-lifecycle snapshot, and now and then (at most once per `cleanup_interval`, claimed in the
-store so one process among many does it) runs the snapshot retention cleanup.
-Snapshot or cleanup failures are logged and never change or lose a decision.
+lifecycle snapshot, and now and then runs the periodic jobs (`maintain`): the watchdog
+every 5 minutes and the retention cleanup every hour, each claimed in the store so one
+process among many runs it. Snapshot or maintenance failures are logged and never
+change or lose a decision.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coachloop import snapshots
+from coachloop import snapshots, watchdog
 from coachloop.events import HumanMessage, StopEvent
 from coachloop.judge.input import JudgeInput
 from coachloop.supervisor.policy import Policy, context_for
@@ -29,7 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("coachloop.supervisor")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
-CLEANUP_CLAIM = "snapshot_cleanup"
+CLEANUP_CLAIM = "cleanup"
+WATCHDOG_CLAIM = "watchdog"
 
 
 def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | None:
@@ -59,11 +62,20 @@ def retention_days(project: Path | None = None) -> float:
     return value
 
 
+@dataclass(slots=True)
+class Maintenance:
+    """What one `Supervisor.maintain` call ran (None / empty: not due here)."""
+
+    alerts: list[watchdog.Alert] = field(default_factory=list)
+    cleanup: snapshots.CleanupReport | None = None
+    stale: watchdog.Report | None = None
+
+
 class Supervisor:
     """Decides every stop of every session within the policy's caps, and records it.
 
-    `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots=False` turns
-    snapshots off. `clock` is injectable for tests.
+    `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots_on=False` turns
+    snapshots off. `limits` are the watchdog's. `clock` is injectable for tests.
     """
 
     def __init__(
@@ -75,6 +87,8 @@ class Supervisor:
         snapshot_root: Path | None = None,
         retention_days: float = snapshots.DEFAULT_RETENTION_DAYS,
         cleanup_interval: float = 3600.0,
+        watchdog_interval: float = 300.0,
+        limits: watchdog.Limits | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
@@ -83,7 +97,10 @@ class Supervisor:
         self.snapshot_root = snapshot_root
         self.retention_days = retention_days
         self.cleanup_interval = cleanup_interval
+        self.watchdog_interval = watchdog_interval
+        self.limits = limits or watchdog.Limits()
         self.clock = clock
+        self._next_check = 0.0  # no store round trip for maintenance before this time
 
     @classmethod
     def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
@@ -147,19 +164,30 @@ class Supervisor:
         )
         return state
 
-    def maintain(self, now: float | None = None) -> snapshots.CleanupReport | None:
-        """Run the snapshot retention cleanup if no process did within `cleanup_interval`."""
+    def maintain(self, now: float | None = None) -> Maintenance:
+        """Run the periodic jobs that are due, each claimed in the store so that one
+        process among many runs it per interval: the watchdog check (every
+        `watchdog_interval`) and the retention cleanup (every `cleanup_interval`: old
+        snapshots, then abandoned and forgotten sessions). Never raises."""
+        ts = self.clock() if now is None else now
+        done = Maintenance()
+        if ts < self._next_check:
+            return done
+        self._next_check = ts + min(self.watchdog_interval, self.cleanup_interval)
         try:
-            ts = self.clock() if now is None else now
-            if not self.store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
-                return None
-            report = snapshots.cleanup(self.retention_days, root=self.snapshot_root, now=ts)
+            if self.store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
+                done.alerts = watchdog.check(self.store, ts, self.limits)
+            if self.store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+                done.cleanup = snapshots.cleanup(
+                    self.retention_days, root=self.snapshot_root, now=ts
+                )
+                done.stale = watchdog.cleanup_stale(self.store, ts, self.limits)
         except Exception:  # maintenance must never break a decision
-            log.exception("snapshot cleanup failed")
-            return None
-        for err in report.errors:
+            log.exception("supervisor maintenance failed")
+            return done
+        for err in done.cleanup.errors if done.cleanup else ():
             log.warning("snapshot cleanup: %s", err)
-        return report
+        return done
 
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
         if not self.snapshots_on:
