@@ -132,7 +132,7 @@ def test_project_store_and_filter(tmp_path: Path) -> None:
 def test_watchdog_and_cleanup_flags() -> None:
     sup = Supervisor.open()
     old = time.time() - 2 * 3600
-    sup.on_stop(StopEvent("quiet", text="working", timestamp=old), STATUS)
+    sup.store.record_stop(StopEvent("quiet", text="working", timestamp=old), STATUS)
     sup.store.close()
     data = json.loads(invoke("sessions", "--json", "--watchdog", "--cleanup").output)
     assert data["alerts"] == [{"session": "quiet", "conditions": ["silent"]}]
