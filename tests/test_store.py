@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from coachloop.events import HumanMessage, StopEvent
@@ -21,7 +23,7 @@ def ev(sid: str, text: str, ts: float = 1000.0, **kw: object) -> StopEvent:
 
 
 @pytest.fixture
-def store(store_spec: object) -> StoreBase:
+def store(store_spec: object) -> Iterator[StoreBase]:
     s = store_spec.open()  # type: ignore[attr-defined]
     yield s
     s.close()

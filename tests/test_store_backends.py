@@ -128,7 +128,7 @@ def test_redis_conflict_is_retried_on_the_fresh_state(store_spec: object) -> Non
 
             return original(session_id, wrapped, project=project)
 
-        store.transact = racing_stop  # type: ignore[method-assign]
+        store.transact = racing_stop
         res = store.record_stop(StopEvent("s1", text="c", timestamp=3000), STATUS)
         assert seen == [1, 2] and res.state.continues == 3
         assert [r.text for r in store.timeline("s1")] == ["a", "b", "c"]

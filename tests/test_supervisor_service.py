@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,7 +26,7 @@ ERROR = Verdict("error", 0.9, "crash", "signal")
 
 
 @pytest.fixture
-def sup(tmp_path: Path) -> Supervisor:
+def sup(tmp_path: Path) -> Iterator[Supervisor]:
     s = Supervisor(SQLiteStore(tmp_path / "c.db"), Policy(2), snapshot_root=tmp_path / "snaps")
     yield s
     s.store.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ MIN, HOUR, DAY = 60.0, 3600.0, 86_400.0
 
 
 @pytest.fixture
-def store(store_spec: Any) -> StoreBase:
+def store(store_spec: Any) -> Iterator[StoreBase]:
     s = store_spec.open()
     yield s
     s.close()
