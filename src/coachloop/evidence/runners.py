@@ -97,6 +97,11 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ("prove", rf"Files=\d+, Tests=(?P<total>{_N}),.*\n(?:.*\n)?Result: (?:PASS|FAIL)"),
     # cabal / hspec: "52 examples, 0 failures" handled by rspec; "OK, passed 100 tests."
     ("quickcheck", rf"\+\+\+ OK, passed (?P<passed>{_N}) tests"),
+    # dart / flutter test: "00:09 +64: All tests passed!" / "00:11 +60 -4: Some tests failed."
+    (
+        "dart",
+        rf"\+(?P<passed>{_N})(?: ~(?P<skipped>{_N}))?(?: -(?P<failed>{_N}))?: (?:All tests passed!|Some tests failed)",
+    ),
     # plain: "N passed, N failed" (+ optional ", N skipped"), also in prose
     (
         "generic",
@@ -134,6 +139,7 @@ _ANCHORS: dict[str, tuple[str, ...]] = {
     "xctest": ("executed ",),
     "prove": ("files=",),
     "quickcheck": ("+++ ok",),
+    "dart": ("tests passed!", "tests failed"),
     "generic": ("pass", " ok", "green", "fail"),
 }
 

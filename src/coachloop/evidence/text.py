@@ -120,8 +120,15 @@ def _tests(text: str) -> list[TestSummary]:
     return found
 
 
+# A CI run's link counts when the text says it passed.
+_CI_RUN = re.compile(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
+_CI_PASSED = re.compile(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
+
+
 def _successes(text: str) -> tuple[str, ...]:
     found = [m for m in _SUCCESS_MARKERS if m in text]
+    if _CI_PASSED.search(text):
+        found += [f"CI run {url}" for url in _CI_RUN.findall(text)]
     found += [m.strip() for m in _SUCCESS_LINES.findall(text)]
     return _unique(found)
 

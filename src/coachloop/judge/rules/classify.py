@@ -77,6 +77,8 @@ def _strong(ev: Evidence, f: Features) -> bool:
     """Evidence that can stand behind a completion on its own."""
     if ev.commits or ev.pull_requests or ev.tests_ok:
         return True
+    if any(s.startswith("CI run ") for s in ev.successes):
+        return True
     if any(code == 0 for code in ev.exit_codes):
         return True
     if ev.commands and (ev.successes or not ev.failures) and not _lint_only(ev):

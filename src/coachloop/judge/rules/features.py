@@ -30,7 +30,8 @@ _GERUND_OPENING = re.compile(
     re.M,
 )
 _FINITE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may)\b"
+    r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
+    r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
 )
 _ACTION_REQUEST = re.compile(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
@@ -48,6 +49,9 @@ def _gerund_opening(text: str) -> bool:
     return False
 
 
+_APPEAL = re.compile(
+    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I
+)
 _BLOCKED_PLAIN = re.compile(
     r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
     r"[^.]{0,80}\b(?:manually|yourself)\b",
@@ -68,7 +72,11 @@ _QUESTION_WORD = re.compile(
     r"est-ce)\b",
     re.I,
 )
-_RHETORICAL = re.compile(r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what)\b", re.I)
+_RHETORICAL = re.compile(
+    r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what|where|when|which|who|por qué|cómo|qué|dónde|"
+    r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
+    re.I,
+)
 # "Why is X slow? Please fix it." asks for work, not for an answer.
 _TASK_REQUEST = re.compile(
     r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
@@ -200,9 +208,7 @@ class Features:
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
         tail = " ".join(self.msg.sentences[-3:])
-        return bool(
-            _ACTION_REQUEST.search(tail) or re.search(r"\b(?:you|someone|admin)\b", tail, re.I)
-        )
+        return bool(_ACTION_REQUEST.search(tail) or _APPEAL.search(tail))
 
     @cached_property
     def error_opening(self) -> bool:
@@ -216,6 +222,8 @@ class Features:
     def truncated(self) -> bool:
         """The text stops mid-sentence on a function word ("... checks for the")."""
         text = self.msg.text.rstrip()
+        if re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
+            return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
         last = re.split(r"\W+", text.lower().strip())[-1]

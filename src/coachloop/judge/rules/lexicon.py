@@ -147,6 +147,8 @@ ASSERTED: Lexicon = {
 # Claims that the work (or a part of it) is finished.
 DONE: Lexicon = {
     "en": (
+        r"[:;]\s+(?:wrote|added|fixed|implemented|created|updated|covered|removed|replaced)\b",
+        r"\A\W*(?:[\w/\[\]-]+:?\s+)?(?!(?:looked|checked|investigated|reviewed|analy[sz]ed|noticed|based|tried|wondered|needed|seed|need|feed|speed|used|asked|started|stopped|failed|blocked)\b)[a-z]+ed\b",
         r"^(?:done|finished|complete|completed|fixed|all set|all good|ready)\b",
         r"\b(?:is|are|now) "
         r"(?:done|complete|completed|finished|fixed|resolved|live|in|merged|deployed)\b",
@@ -171,10 +173,12 @@ DONE: Lexicon = {
         r"✅|✔️|\[x\]",
     ),
     "de": (
+        r"\b(?:fertiggestellt|erledigt|gepusht|committet|deployt|veröffentlicht)\b",
         r"\b(?:erledigt|fertig|abgeschlossen|behoben|ist durch|umgesetzt|implementiert|"
         r"hinzugefügt|aktualisiert|korrigiert)\b",
     ),
     "es": (
+        r"\b(?:completad[oa]s?|implementad[oa]s?|subid[oa]s?|terminad[oa]s?|desplegad[oa]s?|actualizad[oa]s?|corregid[oa]s?|añadid[oa]s?)\b",
         r"^listo\b|\blisto\b|\b(?:corregí|terminé|implementé|añadí|agregué|arreglé|actualicé|"
         r"completé|hecho|terminado|corregido|arreglado|ya está)\b",
     ),
@@ -187,9 +191,9 @@ DONE: Lexicon = {
 # Work still under way, or about to start.
 ONGOING: Lexicon = {
     "en": (
+        r"(?:^|[.!]\s+)now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
-        r"\b(?:now|next)[,:]? (?:i'?ll |i'?m |let me )?(?:\w+ing|run|update|write|fix|add|start|"
-        r"move|do|check|look)\b",
+        r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to|i)\b",
         r"(?:^|(?<=[.!]\s))\w+ing\b[^.\n]{0,60}\bnow\b",
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
         r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
@@ -215,16 +219,23 @@ ONGOING: Lexicon = {
         r"\bgoing through\b",
     ),
     "de": (
+        r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach)\b",
         r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
         r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
         r"läuft gerade|in arbeit|weiter mit)\b",
     ),
     "es": (
+        r"\b(?:me falta|queda pendiente|me encargo|después)\b",
         r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",
     ),
     "fr": (
+        r"\bje passe\b",
+        r"\bpuis (?:je|j')",
+        r"\bje m'en occupe\b",
+        r"\bil me reste\b",
+        r"\breste à faire\b",
         r"\b(?:je |j')(?:relance|lance|ajoute|corrige|regarde|teste|modifie|mets|refais|réécris|vérifie|écris|migre|examine)\b",
         r"\b(?:je corrige|je reviens|je vais|ensuite|en cours|je continue|je m'occupe|"
         r"je passe à)\b",
@@ -308,6 +319,9 @@ OFFER: Lexicon = {
 # Something outside the agent's control that needs a person.
 BLOCKER: Lexicon = {
     "en": (
+        r"\blicen[cs]e\b",
+        r"\bsign in\b",
+        r"\bactivat\w+\b",
         r"\b(?:credentials?|api key|access token|token|secret|license key|password|ssh key|"
         r"permissions?|access|role|quota|billing|allowlist|firewall|sso|2fa|mfa|security key|"
         r"login|log in|auth(?:entication|orization)?|authenticated|unauthori[sz]ed|forbidden|"
@@ -327,6 +341,7 @@ BLOCKER: Lexicon = {
 # The agent cannot go on by itself.
 STUCK: Lexicon = {
     "en": (
+        r"\b(?:needs?|requires?) you to\b",
         r"\b(?:i )?(?:can'?t|cannot|can not|couldn'?t|could not|unable to|am not able to|"
         r"won'?t be able to|have no way to)\b",
         r"\bi don'?t have (?:access|permission|the|a|"
@@ -383,6 +398,7 @@ STUCK: Lexicon = {
 # The agent run itself broke (read on the opening of the raw text, code included).
 ERROR_OPENING: Lexicon = {
     "any": (
+        r"^(?:[\w.]+\.)?\w*(?:error|exception)\b:",
         r"^(?:\W{0,3})(?:error|fatal|panic|exception|failed|failure|fehler|erreur|échec)(?![\w-])",
         r"^\[[\w-]+\]\s*(?:fatal|error|crash|killed|panic)\b",
         r"^(?:\W{0,3})(?:api error|api request failed|request timed out|request failed|"
@@ -403,6 +419,9 @@ ERROR_OPENING: Lexicon = {
 # Errors anywhere that mean the run itself broke, not the user's code.
 ERROR_ANYWHERE: Lexicon = {
     "any": (
+        r"\bgiving up after \d+ (?:retries|attempts)\b",
+        r"\b(?:shell|bash|edit|file|terminal|command) tool (?:has )?(?:stopped|crashed|failed|keeps failing|times? out|is not responding)\b",
+        r"\bstopping without having\b",
         r"\btool [`'\"]?\w+[`'\"]? crashed\b",
         r"\bsandbox process terminated\b",
         r"\bsignal 9\b",

@@ -66,7 +66,9 @@ def off_target(ev: Evidence, code_blocks: list[str]) -> str | None:
         return None
     in_code = "\n".join(code_blocks)
     changed = [p for p in ev.paths if _SOURCE.search(p) and p not in in_code]
-    changed = [p for p in changed if not re.search(r"(?:^|/)tests?/|_test\.|\.test\.|test_", p)]
+    # The change's own source files; a test-only change (/do-test) is compared as it is.
+    sources = [p for p in changed if not re.search(r"(?:^|/)tests?/|_test\.|\.test\.|test_", p)]
+    changed = sources or changed
     if not changed:
         return None
     if any(_tokens(p) & targets for p in changed):
