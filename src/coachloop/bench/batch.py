@@ -8,8 +8,6 @@ not an object, a `text` that is not a string, an unknown `event`) yields
 replacement characters and judged. The work per line is linear in its length.
 """
 
-# ruff: noqa: PLC0415 - pydantic is imported on first use: it costs ~0.2 s
-
 from __future__ import annotations
 
 import json

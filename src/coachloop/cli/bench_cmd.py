@@ -7,8 +7,6 @@ confusion matrix, or with `--json` one JSON document:
 `{"judge": NAME, "files": [{"path": ..., **FileReport.to_dict()}, ...]}`. Exit 2 on unusable data.
 """
 
-# ruff: noqa: PLC0415 - imports are deferred on purpose: `coachloop --help` loads this module
-
 from __future__ import annotations
 
 import json

@@ -4,8 +4,6 @@ The examples are data (`EXAMPLES`); each is judged by the configured judge and i
 verdict and coaching are printed. No network, no key needed with the rules judge.
 """
 
-# ruff: noqa: PLC0415 - imports are deferred on purpose: `coachloop --help` loads this module
-
 from __future__ import annotations
 
 from typing import Any

@@ -9,8 +9,6 @@ never stops at a bad line: see `coachloop.bench.batch`.
 `build_judge` is the one place the CLI commands get their judge from.
 """
 
-# ruff: noqa: PLC0415 - imports are deferred on purpose: `coachloop --help` loads this module
-
 from __future__ import annotations
 
 import json
