@@ -170,6 +170,13 @@ def test_completion_closes_its_job() -> None:
     assert "already delivered" in ds[1].why
 
 
+def test_a_human_message_reopens_every_job() -> None:
+    _, st = run(fresh(), (stop("Done: 4 passed", job_id="j1"), delivered("completion")))
+    st, _ = on_human(st, HumanMessage(SID, "now add docs", timestamp=1100))
+    d, st = decide(st, stop("docs added", job_id="j1", ts=1101), delivered("completion"))
+    assert d.kind == "deliver"
+
+
 def test_continued_job_accepts_only_the_reply_to_the_continuation() -> None:
     """The seed's duplicate bug: after an auto-continue, the job's final result was sent
     again; here it is dropped, while the agent's reply to the coaching is accepted."""

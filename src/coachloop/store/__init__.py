@@ -92,7 +92,9 @@ def open_store(
     if text.startswith(REDIS_SCHEMES):
         from coachloop.store.redis_store import RedisStore
 
-        pfx = prefix or os.environ.get(ENV_PREFIX) or str(cfg.get("prefix", "coachloop"))
+        pfx = prefix or os.environ.get(ENV_PREFIX)
+        if not pfx:
+            pfx = str((cfg or store_config(project)).get("prefix", "coachloop"))
         return RedisStore(text, prefix=pfx)
     from coachloop.store.sqlite import SQLiteStore
 

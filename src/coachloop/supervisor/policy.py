@@ -12,8 +12,9 @@ Rules, in order:
    duplicate gate: a failure signal is never lost as a "duplicate".
 2. **Duplicate gate** (per `job_id`). Continuing a job or delivering its completion closes
    it: after a completion every later stop of the job is dropped; after a continuation
-   only the agent's reply to it (`stop_hook_active`) is accepted, once; a byte-for-byte
-   re-send of the job's last delivered output is dropped.
+   only the agent's reply to it (`stop_hook_active`) is accepted, once; a re-send of the
+   job's last delivered output (same text up to whitespace) is dropped. A human message
+   clears the ledger.
 3. **Delivered types** (question, completion, blocker) go to the human.
 4. **Status** is auto-continued with the verdict's coaching unless: the output is empty,
    the session failed (no auto-continue until a human message), the session already used
@@ -266,7 +267,9 @@ def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionStat
     """A human message: reset the count, start a new run, replace the prompt context.
 
     Returns the next state and the summary notice of an error run it ends (if any).
-    Skill, phase and plan are replaced only when the message names them.
+    Skill, phase and plan are replaced only when the message names them. The job ledger
+    is cleared: the human's message starts new work, and a runner that reuses a job id
+    across human messages must never see its later output dropped as a duplicate.
     """
     now = msg.timestamp
     st = state or SessionState.new(msg.session_id, now, agent=msg.agent, project=msg.project)
@@ -281,6 +284,7 @@ def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionStat
         continues=0,
         context=ctx,
         last_continued=None,
+        jobs=(),
         updated_at=max(st.updated_at, now),
         run_started_at=now,
         last_human_at=now,
