@@ -208,7 +208,7 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
         lines = [head]
         if e.job_id:
             lines.append(f"    job: {e.job_id}")
-        lines.append(f"    agent: {_preview(e.text, full)}")
+        lines.append(f"    agent: {_preview(e.text, full) or '(no text)'}")
         if e.decision == "continue":
             lines.append(f"    coaching: {_preview(e.message, full)}")
         elif e.decision == "deliver" and e.message != e.text:
