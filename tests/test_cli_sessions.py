@@ -89,7 +89,7 @@ def test_show_prints_the_timeline_with_verdicts_and_coaching() -> None:
     assert data["session"]["continues"] == 3 and data["session"]["context"]["skill"] == "/do-build"
     kinds = [(e["kind"], e["decision"]) for e in data["events"]]
     assert kinds == [("human", None)] + [("stop", "continue")] * 3 + [("stop", "deliver")] * 2
-    assert data["events"][1]["verdict"]["type"] == "status"
+    assert data["events"][1]["verdict"]["type"] == "status" and data["jobs"] == []
     assert data["events"][1]["message"].startswith("[System Coach]")
     assert (
         len(json.loads(invoke("show", "sess-42", "--json", "--limit", "2").output)["events"]) == 2

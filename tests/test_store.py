@@ -152,3 +152,26 @@ def test_data_survives_reopening(store_spec: object) -> None:
         assert len(again.timeline("s1")) == 2
     finally:
         again.close()
+
+
+def test_jobs_are_summarised_from_the_timeline(store: StoreBase) -> None:
+    store.record_stop(ev("s1", "working", 1000, job_id="j1"), STATUS)
+    store.record_stop(ev("s1", "final result", 1001, job_id="j1"), QUESTION)  # duplicate
+    store.record_stop(
+        ev("s1", "4 passed", 1002, job_id="j1", stop_hook_active=True),
+        Verdict("completion", 0.9, "done", "rules"),
+    )
+    store.record_stop(ev("s1", "Which DB?", 1003, job_id="j2"), QUESTION)
+    j1, j2 = store.jobs("s1")
+    assert (j1.job_id, j1.status, j1.stops, j1.continues, j1.delivered, j1.dropped) == (
+        "j1",
+        "closed",
+        3,
+        1,
+        1,
+        1,
+    )
+    assert (j1.first_ts, j1.last_ts) == (1000, 1002)
+    assert (j2.job_id, j2.status, j2.stops, j2.delivered) == ("j2", "open", 1, 1)
+    with pytest.raises(UnknownSession):
+        store.jobs("nope")

@@ -14,6 +14,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -252,12 +253,17 @@ def show(
     try:
         state = store.get_session(session_id)
         events = store.timeline(session_id, limit)
+        jobs = store.jobs(session_id) if as_json else []
     except StoreError as exc:  # UnknownSession included
         _fail(str(exc))
     finally:
         store.close()
     if as_json:
-        payload = {"session": state.to_dict(), "events": [e.to_dict() for e in events]}
+        payload = {
+            "session": state.to_dict(),
+            "jobs": [asdict(j) for j in jobs],
+            "events": [e.to_dict() for e in events],
+        }
         click.echo(json.dumps(payload, indent=2))
         return
     ctx = state.context

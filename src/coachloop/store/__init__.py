@@ -19,11 +19,12 @@ from typing import Any
 
 from coachloop.config import home
 from coachloop.store.base import StopResult, Store, StoreBase, StoreError, UnknownSession
-from coachloop.store.records import EventRecord, OutboxEntry, Write
+from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
 __all__ = [
     "ENV_STORE",
     "EventRecord",
+    "JobSummary",
     "OutboxEntry",
     "StopResult",
     "Store",

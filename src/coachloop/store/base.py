@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Protocol, TypeVar
 from coachloop.events import HumanMessage, StopEvent
 from coachloop.store.records import (
     EventRecord,
+    JobSummary,
     OutboxEntry,
     OutboxKind,
     Write,
     clip,
+    job_summaries,
     verdict_dict,
 )
 from coachloop.supervisor.policy import Policy, decide, on_human
@@ -97,6 +99,7 @@ class Store(Protocol):
     def set_status(
         self, session_id: str, status: SessionStatus, why: str, now: float | None = None
     ) -> None: ...
+    def jobs(self, session_id: str) -> list[JobSummary]: ...
 
 
 def _outbox(decision: Decision) -> tuple[tuple[OutboxKind, str], ...]:
@@ -221,6 +224,10 @@ class StoreBase(ABC):
 
         new, ids = self.transact(msg.session_id, fn, project=msg.project)
         return new, ids[0]
+
+    def jobs(self, session_id: str) -> list[JobSummary]:
+        """The session's jobs with their stops and decisions (`UnknownSession` if none)."""
+        return job_summaries(self.get_session(session_id), self.timeline(session_id))
 
     def _existing(self, session_id: str, state: SessionState | None) -> SessionState:
         if state is None:

@@ -120,3 +120,52 @@ class Write:
     state: SessionState
     events: tuple[EventRecord, ...] = ()
     outbox: tuple[tuple[OutboxKind, str], ...] = field(default_factory=tuple)
+
+
+@dataclass(frozen=True, slots=True)
+class JobSummary:
+    """One job of a session, as its timeline shows it. `status` is the duplicate gate's
+    view when the job is still in the session's ledger ("open", "continued", "closed"),
+    else "done" when a completion was delivered for it and "seen" otherwise."""
+
+    job_id: str
+    status: str
+    stops: int
+    continues: int
+    delivered: int
+    dropped: int
+    first_ts: float
+    last_ts: float
+
+
+def job_summaries(state: SessionState, timeline: list[EventRecord]) -> list[JobSummary]:
+    """The jobs of a session, in order of first appearance, built from its timeline."""
+    acc: dict[str, dict[str, Any]] = {}
+    for rec in timeline:
+        if rec.kind != "stop" or rec.job_id is None:
+            continue
+        job = acc.setdefault(
+            rec.job_id,
+            {"stops": 0, "continue": 0, "deliver": 0, "drop": 0, "first": rec.ts, "done": False},
+        )
+        job["stops"] += 1
+        job[rec.decision or "drop"] += 1
+        job["last"] = rec.ts
+        job["done"] |= rec.decision == "deliver" and rec.verdict_type == "completion"
+    out = []
+    for job_id, job in acc.items():
+        mark = state.job(job_id)
+        status = mark.status if mark else ("done" if job["done"] else "seen")
+        out.append(
+            JobSummary(
+                job_id,
+                status,
+                job["stops"],
+                job["continue"],
+                job["deliver"],
+                job["drop"],
+                job["first"],
+                job["last"],
+            )
+        )
+    return out
