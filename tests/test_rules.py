@@ -148,3 +148,10 @@ def test_huge_and_odd_input_is_judged_safely() -> None:
         + "\n```\n$ pytest\n5 passed in 1s\n```\nCommit `ab12cd3`."
     )
     assert judge(long_done).type == "completion"  # head and tail are read
+
+
+def test_a_hedge_after_now_is_not_taken_for_ongoing_work() -> None:
+    v = judge("Done! I refactored `client/http.py`. It should work now, I think the bug is gone.")
+    assert v.rejected_completion
+    assert [p.kind for p in v.problems] == ["hedge"]  # one problem, quoted once
+    assert "“It should work now, I think the bug is gone”" in (v.coaching_message or "")

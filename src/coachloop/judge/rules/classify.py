@@ -129,9 +129,10 @@ def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[
             Problem(kind="failing", detail=f"the output shows “{ev.failures[0][:120]}”")
         )
     verified = ev.tests_ok or (ev.commands and (ev.successes or ev.exit_codes))
-    if f.asserted and not verified and not failing:
+    claimed = [q for q in f.asserted if q not in f.hedges]
+    if claimed and not verified and not failing:
         problems.append(
-            Problem(kind="unverified", detail="verification not shown", quote=f.asserted[0])
+            Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
     target = off_target(ev, f.msg.code_blocks)
     if target:

@@ -101,7 +101,9 @@ def _quote_of(pattern: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
         start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
         ends = [i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i != -1]
         end = min(ends) if ends else len(text)
-        quotes.append(text[start:end].strip(" *_-•"))
+        quote = text[start:end].strip(" *_-•")
+        if quote not in quotes:
+            quotes.append(quote)
         if len(quotes) >= limit:
             break
     return quotes

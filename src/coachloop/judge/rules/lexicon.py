@@ -193,7 +193,7 @@ ONGOING: Lexicon = {
     "en": (
         r"(?:^|[.!]\s+)now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
-        r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to|i)\b",
+        r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         r"(?:^|(?<=[.!]\s))\w+ing\b[^.\n]{0,60}\bnow\b",
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
         r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
