@@ -140,7 +140,9 @@ def test_a_run_of_errors_is_delivered_once_then_summarised() -> None:
     assert st.error_run == 0 and st.status == "failed"
     # A single error leaves nothing to summarise.
     ds, st = run(fresh(), (stop("x"), err), (stop("fine", ts=1001), delivered("question")))
-    assert ds[1].notices == ()
+    assert ds[1].notices == () and st.status == "failed"
+    d, st = decide(st, stop("still going", ts=1002), status())
+    assert d.kind == "deliver" and st.status == "failed"  # failed is sticky
 
 
 def test_a_human_message_ends_the_error_run_and_allows_continues_again() -> None:

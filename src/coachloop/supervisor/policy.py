@@ -5,7 +5,8 @@ no store and never raises for a well-formed input, so every rule is testable alo
 Rules, in order:
 
 1. **Crash guard.** An error (verdict type "error", a StopFailure, or an `error` on the
-   event) is never continued and marks the session "failed". The first error of a run is
+   event) is never continued and marks the session "failed" until the next human
+   message: no stop of a failed session is auto-continued. The first error of a run is
    delivered in full; later errors of the same run are dropped and counted. When the run
    ends (the next non-error stop, or a human message) one summary notice ("N more errors
    since T; last: X") is delivered alongside that step's decision. Errors bypass the
@@ -223,6 +224,8 @@ def decide(
     if verdict.route == "deliver":
         completion = verdict.type == "completion"
         status: SessionStatus = "done" if completion else "waiting"
+        if base.status == "failed":
+            status = "failed"  # sticky until a human message
         new = _delivered(base, event, fp, close=completion, status=status)
         return deliver(text, f"{verdict.type}: {verdict.reason}", notices), new
 
