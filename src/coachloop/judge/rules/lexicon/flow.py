@@ -1,0 +1,134 @@
+"""Words about the conversation: work under way, asking the human, offering more."""
+
+from __future__ import annotations
+
+from coachloop.judge.rules.lexicon.base import Lexicon
+
+# Work still under way, or about to start.
+ONGOING: Lexicon = {
+    "en": (
+        r"(?:^|[.!]\s+)now,? (?:\w+ing|run|on to|let's|for the)\b",
+        r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
+        r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
+        r"(?:^|(?<=[.!]\s))\w+ing\b[^.\n]{0,60}\bnow\b",
+        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
+        r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
+        r"(?:^|[.;:]\s+)(?:next|then)\b",
+        r"\bnext (?:up|step|i'?ll)\b",
+        r"\bmoving on\b",
+        r"\bin progress\b",
+        r"⏳|⬜",
+        r"\bhalfway\b",
+        r"\bstep \d+ (?:of|/) ?\d+\b",
+        r"\b(?:task|phase|part) \d+ ?(?:of|/) ?\d+\b",
+        r"\bstill (?:running|working|failing|need)\b",
+        r"\bresuming\b",
+        r"\bworking on\b",
+        r"^(?:on it|starting|reading|scanning|looking|analy[sz]ing|investigating|checking|"
+        r"running|writing|exploring|searching|continuing|building|waiting)\b",
+        r"\bwill (?:report|post|follow up|update|do|change|adjust|get back)\b",
+        r"\bafter that\b",
+        r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next|to do|left)\b",
+        r"\bcome after\b",
+        r"\bso far\b",
+        r"\bre-?running\b",
+        r"\bgoing through\b",
+    ),
+    "de": (
+        r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach)\b",
+        r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
+        r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
+        r"läuft gerade|in arbeit|weiter mit)\b",
+    ),
+    "es": (
+        r"\b(?:me falta|queda pendiente|me encargo|después)\b",
+        r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
+        r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
+        r"estoy (?:\w+ando|\w+iendo))\b",
+    ),
+    "fr": (
+        r"\bje passe\b",
+        r"\bpuis (?:je|j')",
+        r"\bje m'en occupe\b",
+        r"\bil me reste\b",
+        r"\breste à faire\b",
+        r"\b(?:je |j')(?:relance|lance|ajoute|corrige|regarde|teste|modifie|mets|refais|réécris|vérifie|écris|migre|examine)\b",
+        r"\b(?:je corrige|je reviens|je vais|ensuite|en cours|je continue|je m'occupe|"
+        r"je passe à)\b",
+    ),
+}
+
+# Asking the human without a question mark, or to approve a step.
+ASK: Lexicon = {
+    "en": (
+        r"\b(?:without|until i (?:get|have)|before i get) your (?:ok|okay|go-ahead|approval|confirmation|sign-off|green light)\b",
+        r"\bneed (?:your|a) (?:pick|decision|call|input|go-?ahead|approval|confirmation|answer|"
+        r"choice|preference)\b",
+        r"\byour call\b",
+        r"\bplease (?:confirm|advise|choose|pick|"
+        r"decide|tell me|verify|clarify|review and|provide|specify|send|run|paste|check "
+        r"whether)\b",
+        r"\bplease let me know (?:which|whether|what|how|when)\b",
+        r"\btell me (?:which|whether|if|what|how|when)\b",
+        r"\blet me know (?:which|whether|"
+        r"what|how|when you want|if you(?:'d)? (?:want|prefer|like))\b",
+        r"\b(?:waiting|awaiting|holding off) (?:for|on|until) (?:your|you)\b",
+        r"\bawaiting your\b",
+        r"\buntil you confirm\b",
+        r"\bwhen approved\b",
+        r"\bonce you "
+        r"(?:tell|confirm|decide|approve)\b",
+        r"\bready to \w+ when (?:you|approved)\b",
+        r"\b\(y/n\)",
+        r"\bsay (?:the word|go)\b",
+    ),
+    "de": (
+        r"\b(?:ohne|vor) (?:dein|ihr|eure)\w* (?:ok|okay|freigabe|zustimmung|bestätigung|go)\b",
+        r"\bsoll ich\b",
+        r"\bbitte (?:bestätige|entscheide|sag)\b",
+        r"\bgib mir bescheid\b",
+    ),
+    "es": (
+        r"\b(?:sin|hasta tener) tu (?:ok|visto bueno|confirmación|aprobación|autorización)\b",
+        r"\bdime (?:si|qué|cuál)\b",
+        r"\bconfirma(?:me)?\b",
+    ),
+    "fr": (
+        r"\b(?:sans|avant) (?:ton|votre) (?:accord|feu vert|confirmation|validation|ok)\b",
+        r"\bdites-moi\b",
+        r"\bconfirme[zr]?\b",
+        r"\bdois-je\b",
+        r"\bvoulez-vous\b",
+        r"\bpréférez-vous\b",
+        r"\bsouhaitez-vous\b",
+    ),
+}
+
+# A closing question that only offers more help after finished work. Strong offers
+# stay offers whatever they list; the others count only without an "A or B" choice.
+OFFER_STRONG: Lexicon = {
+    "en": (
+        r"\banything else\b",
+        r"\blet me know if you(?:'d)? (?:want|like|need)\b",
+        r"\bhappy to\b",
+        r"\bfeel free\b",
+        r"\bany other (?:changes|improvements|questions)\b",
+    ),
+    "de": (r"\bnoch etwas\b", r"\bsonst noch\b"),
+    "es": (r"\balgo más\b",),
+    "fr": (r"\bautre chose\b",),
+}
+
+OFFER: Lexicon = {
+    "en": (
+        r"\bwould you like (?:me )?to (?:also |now )?\w+",
+        r"\b(?:do you )?want me to (?:also )?\w+",
+        r"\bshall i (?:also )?\w+",
+        r"\bshould i (?:also )?(?:commit|push|open|create|merge|deploy|"
+        r"run|smoke)\b",
+        r"\bif you(?:'d)? (?:want|like)\b",
+    ),
+    "de": (r"\bsoll ich noch\b",),
+    "es": (r"\bquieres que\b",),
+    "fr": (r"\bsouhaitez-vous que je\b",),
+}

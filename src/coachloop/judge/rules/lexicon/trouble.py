@@ -1,0 +1,227 @@
+"""Words about trouble: blockers outside the agent's control, and broken runs."""
+
+from __future__ import annotations
+
+from coachloop.judge.rules.lexicon.base import Lexicon
+
+# Something outside the agent's control that needs a person.
+BLOCKER: Lexicon = {
+    "en": (
+        r"\blicen[cs]e\b",
+        r"\bsign in\b",
+        r"\bactivat\w+\b",
+        r"\b(?:credentials?|api key|access token|token|secret|license key|password|ssh key|"
+        r"permissions?|access|role|quota|billing|allowlist|firewall|sso|2fa|mfa|security key|"
+        r"login|log in|auth(?:entication|orization)?|authenticated|unauthori[sz]ed|forbidden|"
+        r"read-only|sandbox|runners?|registry|incident|outage|status page|no space left|"
+        r"disk (?:is )?full|contradict\w*|reconcile|conflicting requirements|plan mode|"
+        r"not (?:allowed|permitted)|denied|blocked|dns|zone|offline|down|503|502|"
+        r"bad gateway|service unavailable|one-time password|otp|authenticator|agreement|"
+        r"payment required|402|rate limit|pull rate limit|toomanyrequests|sudo|root|admin rights|"
+        r"edit rights|write access|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
+        r"\w_(?:key|token|secret|password)\b",
+    ),
+    "de": (r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt)\b",),
+    "es": (r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado)\b",),
+    "fr": (r"\b(?:identifiants|permissions?|accès|mot de passe|quota|bloqué)\b",),
+}
+
+# The agent cannot go on by itself.
+STUCK: Lexicon = {
+    "en": (
+        r"\b(?:needs?|requires?) you to\b",
+        r"\b(?:i )?(?:can'?t|cannot|can not|couldn'?t|could not|unable to|am not able to|"
+        r"won'?t be able to|have no way to)\b",
+        r"\bi don'?t have (?:access|permission|the|a|"
+        r"any|write)\b",
+        r"\b(?:i )?have no access\b",
+        r"\bno access\b",
+        r"\bblocked (?:on|by)\b",
+        r"\b(?:someone|somebody|a human|an admin|a repo admin|you|the account holder|an owner)\b[^.]{0,60}?\b(?:needs? to|has to|have to|must)\b",
+        r"\bonly (?:the|an?|someone|somebody) [\w -]{0,40}\b(?:can|could|may)\b",
+        r"\byourself\b",
+        r"\bgive me (?:a|an|the|access|permission|write|your|those)\b",
+        r"\bi don'?t have (?:those|these|that|an?)\b",
+        r"\b(?:isn'?t|is not|aren'?t|are not) (?:set|configured|available)\b[^.]{0,40}\b(?:environment|\.env|secrets?|anywhere)\b",
+        r"\bno value anywhere\b",
+        r"\bneeds? (?:a |an |the )?(?:human|admin|someone|you|your)\b",
+        r"\b(?:need|needs|require"
+        r"|requires) [\w\s`-]{0,40}(?:credentials|token|key|secret|role|access|permission|"
+        r"approval|top-up|quota)\b",
+        r"\bwaiting on\b",
+        r"\buntil (?:it|they|the|someone|you)\b",
+        r"\bnot a technical call\b",
+        r"\bcan'?t (?:proceed|continue|finish|install|push|run|"
+        r"reach|connect|access|produce|complete|deploy)\b",
+        r"\bstopped (?:at|before|here)\b",
+        r"^blocked\b",
+        r"\bwithout (?:\w+ ){0,3}(?:credentials|access|token|key|approval)\b",
+    ),
+    "de": (
+        r"\bich komme nicht an\b",
+        r"\bich habe keine (?:rechte|berechtigung|zugangsdaten)\b",
+        r"\bjemand (?:muss|mit)\b",
+        r"\bkann (?:ich )?nicht\b",
+        r"\bkein(?:en)? zugriff\b",
+    ),
+    "es": (
+        r"\bno tengo (?:acceso|permisos?|credenciales)\b",
+        r"\balguien (?:con|tiene que|debe)\b",
+        r"\bnecesito que\b",
+        r"\bse ha parado\b",
+        r"\bno puedo\b",
+        r"\bsin acceso\b",
+    ),
+    "fr": (
+        r"\bje n'ai pas (?:les droits|le droit|accès)\b",
+        r"\bquelqu'un (?:doit|avec|qui)\b",
+        r"\bil faut que quelqu'un\b",
+        r"\brefuse\b",
+        r"\bje ne peux pas\b",
+        r"\bimpossible de\b",
+        r"\bpas (?:d'|l')accès\b",
+    ),
+}
+
+# The agent run itself broke (read on the opening of the raw text, code included).
+ERROR_OPENING: Lexicon = {
+    "any": (
+        r"^(?:[\w.]+\.)?\w*(?:error|exception)\b:",
+        r"^(?:\W{0,3})(?:error|fatal|panic|exception|failed|failure|fehler|erreur|échec)(?![\w-])",
+        r"^\[[\w-]+\]\s*(?:fatal|error|crash|killed|panic)\b",
+        r"^(?:\W{0,3})(?:api error|api request failed|request timed out|request failed|"
+        r"stream error|an unexpected error|unexpected error|internal server error|"
+        r"invalid api key|prompt is too long|context (?:window|length)|"
+        r"max(?:imum)?[_ ](?:turns|tokens|output)|rate limit(?:ed)?|overloaded|"
+        r"connection (?:reset|refused|error)|network error|segmentation fault|killed)\b",
+        r"^traceback \(most recent call last\)",
+        r"^\s*at \S+ \(",
+        r"^(?:\W{0,3})agent (?:process )?(?:exited|crashed|terminated|died)",
+        r"^\[(?:harness|system|error)\]",
+        r"^(?:\W{0,3})(?:\*\*)?claude encountered an error",
+        r"^(?:\W{0,3})(?:a potential loop was detected|the workflow .* encountered an error)",
+        r"^\W{0,3}build failed\b",
+    ),
+}
+
+# Errors anywhere that mean the run itself broke, not the user's code.
+ERROR_ANYWHERE: Lexicon = {
+    "any": (
+        r"\bgiving up after \d+ (?:retries|attempts)\b",
+        r"\b(?:shell|bash|edit|file|terminal|command) tool (?:has )?(?:stopped|crashed|failed|keeps failing|times? out|is not responding)\b",
+        r"\bstopping without having\b",
+        r"\btool [`'\"]?\w+[`'\"]? crashed\b",
+        r"\bsandbox process terminated\b",
+        r"\bsignal 9\b",
+        r"\boomkilled\b",
+        r"\bexited unexpectedly\b",
+        r"\bno (?:final|further) (?:message|output)\b",
+        r"\bsession ended\b",
+        r"\bexceeded the \d+ output token\b",
+        r"\bfailed to (?:start|parse tool call)\b",
+        r"\b(?:edit|file-view|view) tool (?:returned|times out|failed)\b",
+        r"\bencountered an error\b",
+        r"\bfailed to create any\b",
+        r"\bplease run /login\b",
+        r"\bmcp server\b.*\bfailed\b",
+        r"\bmodel_max_prompt_tokens_exceeded\b",
+        r"\bwasn'?t able to make the change\b",
+        r"\b(?:potential )?loop was detected\b",
+        r"\brequest has been halted\b",
+        r"\bexited with (?:signal|exit code|code) \w+",
+        r"\bsig(?:segv|kill|abrt)\b",
+        r"\bbefore (?:emitting|producing|writing) (?:a|any) final\b",
+        r"<tool_call>|\bto=functions\.\w+",
+        r"^\{\s*\"(?:tool|name)\": ?\"\w+\", ?\"(?:args|arguments|input|parameters)\"",
+        r"^<<<<<<< search\s*$",
+        r"\btool_use_error\b",
+        r"\bexceeds? the (?:context window|maximum context|context limit)\b",
+        r"\bhit a token limit\b",
+        r"\bmaximum context length\b",
+        r"\bkeine abschließende nachricht\b",
+        r"\bzeitlimit\w* (?:von|erreicht)\b",
+        r"<function_calls>|<invoke name=",
+    ),
+}
+
+# Function words an unfinished sentence ends on (truncated output).
+DANGLING = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "and",
+        "or",
+        "of",
+        "to",
+        "for",
+        "with",
+        "that",
+        "this",
+        "is",
+        "are",
+        "was",
+        "in",
+        "on",
+        "at",
+        "by",
+        "from",
+        "as",
+        "it",
+        "its",
+        "my",
+        "our",
+        "your",
+        "their",
+        "so",
+        "but",
+        "if",
+        "then",
+        "than",
+        "which",
+        "who",
+        "when",
+        "where",
+        "while",
+        "because",
+        "into",
+        "onto",
+        "about",
+        "der",
+        "die",
+        "das",
+        "und",
+        "oder",
+        "mit",
+        "für",
+        "zu",
+        "ist",
+        "ein",
+        "eine",
+        "den",
+        "dem",
+        "el",
+        "la",
+        "los",
+        "las",
+        "y",
+        "o",
+        "de",
+        "que",
+        "con",
+        "para",
+        "por",
+        "en",
+        "un",
+        "una",
+        "le",
+        "les",
+        "et",
+        "ou",
+        "du",
+        "des",
+        "pour",
+        "avec",
+        "est",
+    ]
+)
