@@ -73,6 +73,7 @@ def _count(value: str | None) -> int:
     return int(value.replace(",", "")) if value else 0
 
 
+_DIGIT = re.compile(r"\d")
 _TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
 
 
@@ -84,7 +85,7 @@ def _test_lines(text: str) -> str:
     keep: set[int] = set()
     for i, line in enumerate(lines):
         low = line.lower()
-        if any(ch.isdigit() for ch in line) and any(w in low for w in _TEST_WORDS):
+        if any(w in low for w in _TEST_WORDS) and _DIGIT.search(line):
             keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
     return "\n".join(lines[i] for i in sorted(keep))
 
@@ -139,11 +140,14 @@ def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
 
 def extract(text: str) -> Evidence:
     """All evidence found in `text` (which should already be clipped to a sane size)."""
-    commits = [a or b for a, b in _COMMIT.findall(text)]
+    lowered = text.lower()
+    # Cheap substring tests skip whole patterns on the many messages they cannot match.
+    commit_words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado")
+    has_commit = any(w in lowered for w in commit_words)
+    commits = [a or b for a, b in _COMMIT.findall(text)] if has_commit else []
     commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
     no_urls = _URL.sub(" ", text)
     paths = [p for p in _PATH.findall(no_urls) if not p.startswith("//")]
-    lowered = text.lower()
     exits = (
         [int(a or b) for a, b in _EXIT.findall(text)]
         if ("exit" in lowered or "rc" in lowered or "returncode" in lowered)
@@ -153,7 +157,7 @@ def extract(text: str) -> Evidence:
     return Evidence(
         tests=tuple(_tests(text)),
         commits=_unique(commits),
-        pull_requests=_unique(_PR.findall(text)),
+        pull_requests=_unique(_PR.findall(text)) if "http" in lowered else (),
         paths=_unique(paths),
         commands=_unique([c.strip() for c in _COMMAND.findall(text)]),
         exit_codes=tuple(exits[:20]),
