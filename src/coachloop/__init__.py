@@ -1,20 +1,25 @@
 """coachloop: supervise autonomous coding agents at every stop.
 
 The public API is deliberately small; everything else is an implementation module.
+Names are resolved lazily so that `import coachloop` (done by every entry point,
+including the Stop hook) costs nothing until a name is used.
 """
 
 from __future__ import annotations
 
-from coachloop.judge import (
-    Evidence,
-    Judge,
-    JudgeInput,
-    Problem,
-    TestSummary,
-    Verdict,
-    judge_text,
-    make_judge,
-)
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coachloop.judge import (
+        Evidence,
+        Judge,
+        JudgeInput,
+        Problem,
+        TestSummary,
+        Verdict,
+        judge_text,
+        make_judge,
+    )
 
 __all__ = [
     "Evidence",
@@ -27,3 +32,11 @@ __all__ = [
     "make_judge",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from coachloop import judge
+
+        return getattr(judge, name)
+    raise AttributeError(f"module 'coachloop' has no attribute {name!r}")

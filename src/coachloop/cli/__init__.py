@@ -1,16 +1,18 @@
 """The `coachloop` command line: a thin, lazily loaded layer over the package.
 
 Each command lives in its own module and is imported only when it runs, so a
-command never pays for another's imports (the hook path is the one that counts).
+command never pays for another's imports. `coachloop hook AGENT` is dispatched before
+click is even imported: it runs at every agent stop and must start fast.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import sys
 from typing import Any
 
-import click
+import click  # only the non-hook commands load this module's click group
 
 # name -> "module:attribute" of a click command
 COMMANDS: dict[str, str] = {
@@ -19,6 +21,12 @@ COMMANDS: dict[str, str] = {
     "demo": "coachloop.cli.demo_cmd:demo",
     "sessions": "coachloop.cli.sessions_cmd:sessions",
     "show": "coachloop.cli.sessions_cmd:show",
+    "hook": "coachloop.cli.hook_cmd:hook",
+    "serve": "coachloop.cli.serve_cmd:serve",
+    "install": "coachloop.cli.install_cmd:install",
+    "uninstall": "coachloop.cli.install_cmd:uninstall",
+    "doctor": "coachloop.cli.install_cmd:doctor",
+    "run": "coachloop.cli.run_cmd:run",
 }
 
 
@@ -26,7 +34,12 @@ class LazyGroup(click.Group):
     """A click group whose subcommands are imported on first use."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(COMMANDS)
+        # Only commands whose module is present (some arrive with later work).
+        return sorted(
+            name
+            for name, target in COMMANDS.items()
+            if importlib.util.find_spec(target.split(":")[0]) is not None
+        )
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

@@ -1,0 +1,1 @@
+"""Agent integrations: hook adapters (Claude Code, Codex, Gemini), installers, runners."""

@@ -1,0 +1,17 @@
+"""The console entry point. It imports nothing heavy: `coachloop hook AGENT` goes straight
+to the hook client (no click, no pydantic), every other command to the click group."""
+
+from __future__ import annotations
+
+import sys
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) >= 2 and args[0] == "hook" and not args[1].startswith("-"):
+        from coachloop.agents.client import main as hook_main
+
+        sys.exit(hook_main(args[1:]))
+    from coachloop.cli import main as cli_main
+
+    cli_main(args)
