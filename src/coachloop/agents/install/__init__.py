@@ -1,0 +1,273 @@
+"""`coachloop install` / `uninstall` / `doctor`: our hooks in each agent's settings.
+
+    install(agent, scope, project, http_url=None, notify=False) -> Change
+    uninstall(agent, scope, project) -> Change
+    inspect(agent, scope, project) -> Installed
+
+Agents: "claude-code", "codex", "gemini" (`claude`, `codex`, `gemini` modules say
+where each keeps its settings and which handlers we add). Scopes: "project" (files
+under the project directory), "user" (the home directory), and for Claude Code also
+"local" (`.claude/settings.local.json`).
+
+Guarantees: installing is idempotent (a second install writes nothing); every hook,
+key and matcher group that is not ours is kept; a file that is not valid JSON (or
+TOML) raises `SettingsError` before anything is written; writes are atomic and the
+first one keeps the previous file as `.bak`. Ours are recognised by their command
+(`coachloop hook ...`, any path to `coachloop`) or URL (`.../hooks/<agent>`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from coachloop.agents.install import claude, codex, gemini
+from coachloop.agents.install.common import (
+    SettingsError,
+    dump_json,
+    find_ours,
+    is_our_handler,
+    merge_hooks,
+    read_json_object,
+    remove_hooks,
+    write_text_atomic,
+)
+from coachloop.agents.install.toml_notify import read_toml, remove_notify, set_notify
+
+__all__ = [
+    "AGENTS",
+    "Change",
+    "FoundHook",
+    "InstallUsageError",
+    "Installed",
+    "SettingsError",
+    "inspect",
+    "install",
+    "scopes",
+    "uninstall",
+]
+
+AGENTS = ("claude-code", "codex", "gemini")
+_MODULES: dict[str, ModuleType] = {"claude-code": claude, "codex": codex, "gemini": gemini}
+
+
+class InstallUsageError(ValueError):
+    """A request that makes no sense (an unknown agent, a scope or option it lacks)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What install/uninstall did to one agent's settings in one scope."""
+
+    agent: str
+    scope: str
+    path: Path
+    changed: bool
+    message: str
+    ok: bool = True  # False: the request could not be carried out (nothing was changed)
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class FoundHook:
+    """One of our handlers as found in a settings file."""
+
+    event: str
+    kind: str  # command | http | notify
+    target: str  # the shell command, the URL, or the notify argv
+    timeout_s: float | None = None
+    argv: tuple[str, ...] = ()  # notify only: the program and its arguments
+
+
+@dataclass(frozen=True, slots=True)
+class Installed:
+    """What of ours one agent's settings in one scope contain."""
+
+    agent: str
+    scope: str
+    path: Path
+    exists: bool
+    hooks: tuple[FoundHook, ...] = ()
+    error: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def scopes(agent: str) -> tuple[str, ...]:
+    """The scopes `agent` has."""
+    return tuple(_module(agent).SCOPES)
+
+
+def _module(agent: str) -> ModuleType:
+    try:
+        return _MODULES[agent]
+    except KeyError:
+        raise InstallUsageError(f"unknown agent {agent!r} (use {', '.join(AGENTS)})") from None
+
+
+def _check_scope(agent: str, scope: str) -> ModuleType:
+    module = _module(agent)
+    if scope not in module.SCOPES:
+        raise InstallUsageError(f"{agent} has no {scope!r} scope (use {', '.join(module.SCOPES)})")
+    return module
+
+
+# --- planning writes: everything is read and checked before anything is written ----------
+
+
+@dataclass
+class _Plan:
+    writes: list[tuple[Path, str, bytes | None]] = field(default_factory=list)
+
+    def json(self, path: Path, transform: Callable[[dict[str, Any]], dict[str, Any]]) -> bool:
+        data, raw = read_json_object(path)
+        new = transform(data)
+        if new == data:
+            return False
+        self.writes.append((path, dump_json(new), raw))
+        return True
+
+    def run(self) -> None:
+        for path, text, raw in self.writes:
+            write_text_atomic(path, text, raw)
+
+
+def _summary(desired: dict[str, dict[str, Any]]) -> str:
+    first = next(iter(desired.values()))
+    target = first.get("url") if first.get("type") == "http" else first.get("command")
+    return f"{', '.join(desired)} ({first.get('type', 'command')}: {target})"
+
+
+def install(
+    agent: str, scope: str, project: Path, *, http_url: str | None = None, notify: bool = False
+) -> Change:
+    """Add our hooks for `agent` in `scope`; see the module docstring for guarantees."""
+    module = _check_scope(agent, scope)
+    if http_url and agent != "claude-code":
+        raise InstallUsageError(f"{agent} runs command hooks only; --http is for claude-code")
+    if notify and agent != "codex":
+        raise InstallUsageError("--notify is for codex only")
+    path = module.settings_path(scope, project)
+    plan = _Plan()
+    if agent == "codex":
+        return _install_codex(scope, project, notify, plan)
+    desired = module.desired(http_url)
+    changed = plan.json(path, lambda d: merge_hooks(d, desired, is_our_handler, path))
+    plan.run()
+    message = f"{'installed' if changed else 'already installed'}: {_summary(desired)}"
+    return Change(agent, scope, path, changed, message)
+
+
+def _install_codex(scope: str, project: Path, notify: bool, plan: _Plan) -> Change:
+    hooks_path = codex.settings_path(scope, project)
+    config_path = codex.config_path(scope, project)
+    desired = codex.desired()
+    if not notify:
+        changed = plan.json(
+            hooks_path, lambda d: merge_hooks(d, desired, is_our_handler, hooks_path)
+        )
+        notes = [codex.TRUST_NOTE]
+        config, text = _read_config_tolerant(config_path, notes)
+        if text is not None and codex.is_our_notify(config.get("notify")):
+            new_text = remove_notify(text, codex.is_our_notify, config_path)
+            if new_text is not None:  # one mechanism per scope: no double judging
+                plan.writes.append((config_path, new_text, text.encode("utf-8")))
+                changed = True
+                notes.append(f"removed coachloop's notify from {config_path}")
+        plan.run()
+        message = f"{'installed' if changed else 'already installed'}: {_summary(desired)}"
+        return Change("codex", scope, hooks_path, changed, message, notes=tuple(notes))
+    config, text = read_toml(config_path)
+    argv = codex.notify_argv()
+    current = config.get("notify")
+    if current is not None and not codex.is_our_notify(current):
+        message = (
+            f"notify is already set to {codex.notify_display(current)}: left as it is; "
+            "install without --notify to use the Stop hook instead"
+        )
+        return Change("codex", scope, config_path, False, message, ok=False)
+    changed = plan.json(hooks_path, lambda d: remove_hooks(d, is_our_handler, hooks_path))
+    if current != argv:
+        base = text or ""
+        if current is not None:  # ours, from another path to coachloop
+            base = remove_notify(base, codex.is_our_notify, config_path) or base
+        plan.writes.append((config_path, set_notify(base, argv, config_path), _bytes(text)))
+        changed = True
+    plan.run()
+    message = f"{'installed' if changed else 'already installed'}: notify = {argv}"
+    return Change("codex", scope, config_path, changed, message)
+
+
+def _bytes(text: str | None) -> bytes | None:
+    return None if text is None else text.encode("utf-8")
+
+
+def _read_config_tolerant(path: Path, notes: list[str]) -> tuple[dict[str, Any], str | None]:
+    try:
+        return read_toml(path)
+    except SettingsError as exc:
+        notes.append(f"not checked for a notify entry: {exc}")
+        return {}, None
+
+
+def uninstall(agent: str, scope: str, project: Path) -> Change:
+    """Remove our hooks (and, for Codex, our notify) for `agent` in `scope`."""
+    module = _check_scope(agent, scope)
+    path = module.settings_path(scope, project)
+    plan = _Plan()
+    changed = plan.json(path, lambda d: remove_hooks(d, is_our_handler, path))
+    if agent == "codex":
+        config_path = codex.config_path(scope, project)
+        config, text = read_toml(config_path)
+        if text is not None and codex.is_our_notify(config.get("notify")):
+            new_text = remove_notify(text, codex.is_our_notify, config_path)
+            if new_text is None:
+                raise SettingsError(f"{config_path}: could not remove notify; edit it by hand")
+            plan.writes.append((config_path, new_text, text.encode("utf-8")))
+            changed = True
+    plan.run()
+    message = "removed coachloop's hooks" if changed else "no coachloop hooks found"
+    return Change(agent, scope, path, changed, message)
+
+
+def inspect(agent: str, scope: str, project: Path) -> Installed:
+    """What of ours `agent`'s settings in `scope` contain; never raises on a bad file."""
+    module = _check_scope(agent, scope)
+    path = module.settings_path(scope, project)
+    hooks: list[FoundHook] = []
+    notes: list[str] = []
+    error = None
+    try:
+        data, raw = read_json_object(path)
+    except SettingsError as exc:
+        data, raw, error = {}, b"", str(exc)
+    for event, handlers in find_ours(data, is_our_handler).items():
+        for handler in handlers:
+            hooks.append(_found(event, handler, module.TIMEOUT_UNIT_S))
+    if agent == "gemini":
+        notes.extend(gemini.notes(data))
+    exists = raw is not None
+    if agent == "codex":
+        config_path = codex.config_path(scope, project)
+        config, text = _read_config_tolerant(config_path, notes)
+        exists = exists or text is not None
+        current = config.get("notify")
+        shown = codex.notify_display(current)
+        if codex.is_our_notify(current):
+            hooks.append(FoundHook("notify", "notify", shown, None, tuple(current or ())))
+        elif current is not None:
+            notes.append(f"notify in {config_path} is not coachloop's: {shown}")
+        notes.extend(codex.notes(config))
+        if any(h.kind == "command" for h in hooks):
+            notes.append(codex.TRUST_NOTE)
+    return Installed(agent, scope, path, exists, tuple(hooks), error, tuple(notes))
+
+
+def _found(event: str, handler: dict[str, Any], unit: float) -> FoundHook:
+    kind = str(handler.get("type", "command"))
+    target = handler.get("url") if kind == "http" else handler.get("command")
+    timeout = handler.get("timeout")
+    timeout_s = float(timeout) * unit if isinstance(timeout, int | float) else None
+    return FoundHook(event, kind, str(target), timeout_s)

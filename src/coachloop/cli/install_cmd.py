@@ -1,0 +1,200 @@
+"""`coachloop install`, `uninstall` and `doctor`: thin click commands over
+`coachloop.agents.install`.
+
+Selectors shared by all three: `--agent` (repeatable; install defaults to
+claude-code, uninstall and doctor to every agent), `--project` (default), `--local`
+(Claude Code's `.claude/settings.local.json`) or `--user` (the home directory), and
+`--dir` (the project directory, default the current one).
+
+Exit status: install/uninstall 0 when done (or nothing to do), 1 when a request was
+refused without harm (a Codex `notify` the user already set), 2 on bad usage or a
+settings file we will not touch (not valid JSON/TOML: it is left untouched).
+doctor: 0 when something is installed, every hook answers and the store opens; else 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from coachloop.agents.install import Change
+
+AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
+ALL_AGENTS = ("claude-code", "codex", "gemini")
+
+
+def _selectors(command: Any) -> Any:
+    """The options every command here shares (applied bottom-up)."""
+    options = [
+        click.option(
+            "--dir",
+            "directory",
+            type=click.Path(file_okay=False, path_type=Path),
+            default=".",
+            show_default=True,
+            help="The project directory.",
+        ),
+        click.option(
+            "--user", "scope", flag_value="user", help="The user's settings (home directory)."
+        ),
+        click.option(
+            "--local",
+            "scope",
+            flag_value="local",
+            help="Claude Code's .claude/settings.local.json (not committed).",
+        ),
+        click.option(
+            "--project",
+            "scope",
+            flag_value="project",
+            default=True,
+            help="The project's settings (default).",
+        ),
+        click.option("--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable."),
+    ]
+    for option in options:
+        command = option(command)
+    return command
+
+
+def _project(directory: Path) -> Path:
+    return directory.expanduser().resolve()
+
+
+def _report(changes: list[Change], errors: list[str]) -> None:
+    for change in changes:
+        mark = "changed" if change.changed else "unchanged"
+        if not change.ok:
+            mark = "refused"
+        click.echo(f"{change.agent} ({change.scope}) {change.path}: {change.message} [{mark}]")
+        for note in change.notes:
+            click.echo(f"  note: {note}")
+    for error in errors:
+        click.echo(f"Error: {error}", err=True)
+    if errors:
+        sys.exit(2)
+    if any(not change.ok for change in changes):
+        sys.exit(1)
+
+
+@click.command("install")
+@_selectors
+@click.option(
+    "--http",
+    "http_url",
+    metavar="URL",
+    default=None,
+    help="Claude Code: POST to URL/hooks/claude-code (a `coachloop serve`) instead of "
+    "running a command.",
+)
+@click.option(
+    "--notify",
+    is_flag=True,
+    help="Codex: set the legacy notify program in config.toml instead of the Stop hook.",
+)
+def install(
+    agents: tuple[str, ...],
+    scope: str,
+    directory: Path,
+    http_url: str | None,
+    notify: bool,
+) -> None:
+    """Add coachloop's hooks to an agent's settings, keeping every hook already there.
+
+    Idempotent: installing again changes nothing. The previous file is kept once as
+    <file>.bak. A settings file that is not valid JSON is refused and left untouched.
+    """
+    from coachloop.agents.install import InstallUsageError, SettingsError
+    from coachloop.agents.install import install as do_install
+
+    if http_url is not None and not http_url.startswith(("http://", "https://")):
+        raise click.BadParameter("must start with http:// or https://", param_hint="--http")
+    changes: list[Change] = []
+    errors: list[str] = []
+    for agent in agents or ("claude-code",):
+        try:
+            changes.append(
+                do_install(agent, scope, _project(directory), http_url=http_url, notify=notify)
+            )
+        except InstallUsageError as exc:
+            raise click.UsageError(str(exc)) from exc
+        except (SettingsError, OSError) as exc:
+            errors.append(str(exc))
+    _report(changes, errors)
+
+
+@click.command("uninstall")
+@_selectors
+def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
+    """Remove coachloop's hooks (only ours) from the agents' settings in one scope."""
+    from coachloop.agents.install import InstallUsageError, SettingsError, scopes
+    from coachloop.agents.install import uninstall as do_uninstall
+
+    changes: list[Change] = []
+    errors: list[str] = []
+    for agent in agents or ALL_AGENTS:
+        if not agents and scope not in scopes(agent):
+            continue  # --local without --agent: only the agents that have it
+        try:
+            changes.append(do_uninstall(agent, scope, _project(directory)))
+        except InstallUsageError as exc:
+            raise click.UsageError(str(exc)) from exc
+        except (SettingsError, OSError) as exc:
+            errors.append(str(exc))
+    _report(changes, errors)
+
+
+@click.command("doctor")
+@click.option("--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable.")
+@click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The project directory.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+def doctor(agents: tuple[str, ...], directory: Path, as_json: bool) -> None:
+    """Say which hooks are installed, run each once, and check the store and the judge."""
+    from coachloop.agents.install.doctor import diagnose
+
+    report = diagnose(_project(directory), tuple(agents) or ALL_AGENTS)
+    if as_json:
+        click.echo(json.dumps(report, indent=2))
+    else:
+        _print_report(report)
+    sys.exit(0 if report["ok"] else 1)
+
+
+def _print_report(report: dict[str, Any]) -> None:
+    for item in report["installations"]:
+        where = f"{item['agent']:<11} {item['scope']:<7} {item['path']}"
+        if item["error"]:
+            click.echo(f"{where}: unreadable ({item['error']})")
+        elif not item["hooks"]:
+            click.echo(f"{where}: {'not installed' if item['exists'] else 'no file'}")
+        else:
+            kinds = sorted({hook["kind"] for hook in item["hooks"]})
+            events = ", ".join(hook["event"] for hook in item["hooks"])
+            click.echo(f"{where}: {'/'.join(kinds)} hook on {events}")
+        for note in item["notes"]:
+            click.echo(f"  note: {note}")
+    for probe in report["probes"]:
+        state = "answers" if probe["answers"] else "DOES NOT ANSWER"
+        click.echo(f"hook  {probe['target']}: {state} ({probe['detail']})")
+    store = report["store"]
+    click.echo(f"store {store['location'] or '-'}: {store['detail']}")
+    judge = report["judge"]
+    click.echo(f"judge {judge['judge'] or '-'}: {judge['detail']}")
+    for warning in report["warnings"]:
+        click.echo(f"warning: {warning}")
+    if report["ok"]:
+        click.echo("OK")
+    for problem in report["problems"]:
+        click.echo(f"problem: {problem}")
