@@ -1,0 +1,61 @@
+"""`coachloop serve`: one warm process answering hooks over HTTP and a unix socket."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
+@click.option("--port", default=8787, show_default=True, type=int, help="HTTP port (0: any).")
+@click.option(
+    "--socket",
+    "socket_path",
+    default=None,
+    help="Unix socket for the command hook (default: the one `coachloop hook` looks for "
+    "in this environment, under $COACHLOOP_HOME/run/).",
+)
+@click.option("--no-http", is_flag=True, help="Serve only the unix socket.")
+@click.option("--no-socket", is_flag=True, help="Serve only HTTP.")
+@click.option(
+    "--idle-timeout",
+    default=0.0,
+    show_default=True,
+    type=float,
+    help="Exit after this many seconds without a request (0: never).",
+)
+def serve(  # noqa: PLR0917 - click passes every option as an argument
+    host: str,
+    port: int,
+    socket_path: str | None,
+    no_http: bool,
+    no_socket: bool,
+    idle_timeout: float,
+) -> None:
+    """Serve agent hooks from one warm process.
+
+    \b
+    HTTP, for Claude Code `http` hooks (one supervisor for many agents):
+      POST /hooks/claude-code | /hooks/codex | /hooks/gemini   (the hook JSON)
+      GET  /health
+    The unix socket is the fast path of `coachloop hook AGENT` (command hooks).
+    Set COACHLOOP_SERVE_TOKEN to require `Authorization: Bearer <token>` over HTTP.
+    All state lives in the store: replicas on one Redis store act as one.
+    """
+    from coachloop.agents.client import socket_path as default_socket
+    from coachloop.server import ServeOptions, run
+
+    if no_http and no_socket:
+        raise click.UsageError("--no-http and --no-socket leave nothing to serve")
+    options = ServeOptions(
+        host=host,
+        port=port,
+        http=not no_http,
+        socket_path=None if no_socket else (socket_path or default_socket()),
+        idle_timeout=max(idle_timeout, 0.0),
+        token=os.environ.get("COACHLOOP_SERVE_TOKEN") or None,
+    )
+    sys.exit(run(options))

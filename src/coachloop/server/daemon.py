@@ -1,0 +1,256 @@
+"""The warm process's lifecycle: lock, listen, watch, shut down cleanly.
+
+`run(options)` serves the HTTP endpoint and/or the unix socket until SIGTERM/SIGINT, the
+idle timeout (no request for `idle_timeout` seconds; 0 = never), or the socket file being
+removed or replaced (e.g. its data directory was deleted). Shutdown stops listening,
+removes the socket file, lets requests in flight finish (at most `DRAIN_TIMEOUT` s), then
+releases the lock.
+
+One daemon per socket: `<socket>.lock` is held (flock) for the process's life and holds
+its pid. A daemon that cannot take it within `lock_wait` seconds leaves the socket to the
+holder (and exits, when it has no HTTP endpoint to serve). `stop_daemon(path)` stops the
+holder; tests use it to clean up daemons that hooks spawned.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import importlib
+import logging
+import os
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from coachloop.server.activity import Activity
+from coachloop.server.http import HookHTTPServer
+from coachloop.server.sock import HookSocketServer
+
+log = logging.getLogger("coachloop.server")
+
+WATCH_INTERVAL = 0.5
+DRAIN_TIMEOUT = 10.0
+# Imported before the first request, so that it pays only for its own work.
+WARM_MODULES = (
+    "coachloop.agents.hook",
+    "coachloop.events",
+    "coachloop.config",
+    "coachloop.judge",
+    "coachloop.judge.rules",
+    "coachloop.supervisor",
+    "coachloop.store",
+    "coachloop.store.sqlite",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ServeOptions:
+    """What `run` serves. `socket_path` None: no unix socket; `http` False: no HTTP."""
+
+    host: str = "127.0.0.1"
+    port: int = 8787
+    http: bool = True
+    socket_path: str | None = None
+    idle_timeout: float = 0.0
+    token: str | None = None
+    lock_wait: float = 2.0
+
+
+def run(options: ServeOptions, out: TextIO | None = None) -> int:
+    """Serve until told to stop; returns the process exit code (1: could not listen)."""
+    out = out or sys.stderr
+    _log_to_file()
+    _warm()
+    activity = Activity()
+    stop = threading.Event()
+    servers: list[HookSocketServer | HookHTTPServer] = []
+    sock_server: HookSocketServer | None = None
+    lock_fd: int | None = None
+    threads: list[threading.Thread] = []
+    try:
+        if options.socket_path:
+            path = options.socket_path
+            os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
+            lock_fd = acquire_lock(path + ".lock", options.lock_wait)
+            if lock_fd is None:
+                print(f"coachloop serve: another daemon serves {path}", file=out)
+                if not options.http:
+                    return 0
+            else:
+                sock_server = HookSocketServer(path, activity)
+                servers.append(sock_server)
+                with contextlib.suppress(OSError):
+                    os.unlink(path + ".spawn")  # a spawn may be tried again from now on
+        if options.http:
+            try:
+                servers.append(HookHTTPServer(options.host, options.port, activity, options.token))
+            except OSError as exc:
+                print(
+                    f"coachloop serve: cannot listen on {options.host}:{options.port}: {exc}",
+                    file=out,
+                )
+                return 1
+        _on_signals(stop)
+        for server in servers:
+            thread = threading.Thread(
+                target=server.serve_forever, kwargs={"poll_interval": 0.25}, daemon=True
+            )
+            thread.start()
+            threads.append(thread)
+        print(f"coachloop serve: {describe(servers)} (pid {os.getpid()})", file=out, flush=True)
+        log.info("serving %s", describe(servers))
+        reason = _watch(stop, activity, sock_server, options.idle_timeout)
+        log.info("stopping: %s (%d requests served)", reason, activity.served)
+        return 0
+    finally:
+        if sock_server is not None:
+            sock_server.remove_path()  # new hooks go elsewhere from now on
+        for server, _ in zip(servers, threads, strict=False):
+            server.shutdown()
+        for server in servers:
+            server.server_close()
+        activity.wait_drained(DRAIN_TIMEOUT)
+        if lock_fd is not None and options.socket_path:
+            release_lock(options.socket_path + ".lock", lock_fd)
+
+
+def describe(servers: list[HookSocketServer | HookHTTPServer]) -> str:
+    parts = []
+    for server in servers:
+        if isinstance(server, HookHTTPServer):
+            parts.append(f"http on {server.url}/hooks/<agent>")
+        else:
+            parts.append(f"unix socket {server.path}")
+    return ", ".join(parts)
+
+
+def _watch(
+    stop: threading.Event,
+    activity: Activity,
+    sock_server: HookSocketServer | None,
+    idle_timeout: float,
+) -> str:
+    """Block until a reason to stop; returns it."""
+    while not stop.wait(WATCH_INTERVAL):
+        if idle_timeout > 0 and activity.idle_for() >= idle_timeout:
+            return f"idle for {idle_timeout:g} s"
+        if sock_server is not None and not sock_server.owns_path():
+            return "socket file removed"
+    return "signal"
+
+
+def _on_signals(stop: threading.Event) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda *_: stop.set())
+
+
+def _warm() -> None:
+    for name in WARM_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except Exception:  # a missing optional piece must not stop the daemon
+            log.exception("warm-up import of %s failed", name)
+            continue
+        warm = getattr(module, "warm", None)
+        if name == "coachloop.agents.hook" and callable(warm):
+            try:
+                warm()
+            except Exception:
+                log.exception("hook warm-up failed")
+
+
+def _log_to_file() -> None:
+    """Log the daemon's own lines (start, stop, failures) to `$COACHLOOP_HOME/logs/hookd.log`."""
+    if log.handlers:
+        return
+    from coachloop.config import home
+
+    try:
+        directory = home() / "logs"
+        directory.mkdir(parents=True, exist_ok=True)
+        handler = logging.FileHandler(directory / "hookd.log", encoding="utf-8")
+    except OSError:
+        return
+    handler.setFormatter(
+        logging.Formatter("%(asctime)s hookd[%(process)d] %(levelname)s %(message)s")
+    )
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+
+
+# --- the socket's lock ------------------------------------------------------------------
+
+
+def acquire_lock(lock_path: str, wait: float = 0.0) -> int | None:
+    """Take `lock_path` (flock, exclusive) and write our pid in it; the open fd, or None
+    when another process holds it for longer than `wait` seconds."""
+    deadline = time.monotonic() + wait
+    while True:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            os.close(fd)
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.05)
+            continue
+        try:  # the previous holder may have unlinked the file we opened
+            current = os.stat(lock_path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:
+            os.ftruncate(fd, 0)
+            os.write(fd, f"{os.getpid()}\n".encode())
+            return fd
+        os.close(fd)
+
+
+def release_lock(lock_path: str, fd: int) -> None:
+    """Remove and release a lock taken by `acquire_lock` (removal first: no race)."""
+    with contextlib.suppress(OSError):
+        os.unlink(lock_path)
+    os.close(fd)
+
+
+def daemon_pid(socket_path: str) -> int | None:
+    """The pid of the live daemon serving `socket_path`, or None."""
+    lock_path = socket_path + ".lock"
+    try:
+        fd = os.open(lock_path, os.O_RDONLY)
+    except OSError:
+        return None
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held: a daemon is alive
+            text = os.read(fd, 32).decode(errors="replace").strip()
+            return int(text) if text.isdigit() else None
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def stop_daemon(socket_path: str, timeout: float = 10.0) -> bool:
+    """SIGTERM the daemon serving `socket_path` and wait for it to exit (SIGKILL after
+    `timeout`). True if one was running."""
+    pid = daemon_pid(socket_path)
+    if pid is None:
+        return False
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + timeout
+    while daemon_pid(socket_path) == pid:
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+            break
+        time.sleep(0.02)
+    return True

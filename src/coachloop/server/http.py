@@ -1,0 +1,202 @@
+"""The HTTP hook endpoint, for Claude Code `http` hook handlers (and Codex, Gemini).
+
+    POST /hooks/claude-code | /hooks/codex | /hooks/gemini   body: the hook JSON
+        -> 200, body: exactly the stdout `handle(agent, body)` gives the command hook
+           (`{"decision": "block", "reason": ...}` to continue; empty to let it stop).
+           Content-Type application/json; `X-Coachloop-Exit` carries the exit code.
+    GET /health -> 200 {"ok": true, "pid": ..., "served": ..., "in_flight": ...}
+
+Claude Code reads a 2xx response's JSON body like a command hook's stdout; a non-2xx
+answer, a timeout or a refused connection never blocks the agent. So any payload on a
+hook path is answered 200 (a bad one with the empty body, as `handle()` fails open);
+other paths are 404, other methods 405, an unreadable body 400, one over `MAX_BODY` 413.
+With `token` set, requests must carry `Authorization: Bearer <token>` (else 401).
+
+HTTP/1.1 with keep-alive, Nagle off and one write per response: a persistent connection
+answers in well under a millisecond plus the judgement.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import logging
+import os
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from coachloop.server.activity import Activity
+
+log = logging.getLogger("coachloop.server")
+
+AGENTS = ("claude-code", "codex", "gemini")
+HOOK_PREFIX = "/hooks/"
+MAX_BODY = 64 * 1024 * 1024
+IDLE_CONNECTION_TIMEOUT = 120.0
+
+
+class BadBodyError(Exception):
+    """The request body cannot be read; `status` says how to answer."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status
+
+
+class HookHTTPServer(ThreadingHTTPServer):
+    """A threaded HTTP server for hooks; `activity` runs and counts them."""
+
+    daemon_threads = True
+    request_queue_size = 256
+
+    def __init__(self, host: str, port: int, activity: Activity, token: str | None = None):
+        self.activity = activity
+        self.token = token
+        super().__init__((host, port), HookHandler)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+
+class HookHandler(BaseHTTPRequestHandler):
+    """One HTTP connection; see the module docstring for the routes."""
+
+    server: HookHTTPServer
+    protocol_version = "HTTP/1.1"
+    server_version = "coachloop"
+    sys_version = ""
+    disable_nagle_algorithm = True
+    timeout = IDLE_CONNECTION_TIMEOUT
+
+    def do_POST(self) -> None:
+        agent = route(self.path)
+        if agent is None:
+            self._respond(404, b'{"error": "not found"}', close=True)
+            return
+        if not self._authorized():
+            self._respond(401, b'{"error": "unauthorized"}', close=True)
+            return
+        try:
+            body = self._body()
+        except BadBodyError as exc:
+            self._respond(exc.status, b'{"error": "bad body"}', close=True)
+            return
+        reply = self.server.activity.handle(agent, body)
+        self._respond(200, reply.stdout, exit_code=reply.exit_code)
+
+    def do_GET(self) -> None:
+        path = self.path.split("?", 1)[0]
+        if path == "/health":
+            self.server.activity.touch()
+            health = {
+                "ok": True,
+                "pid": os.getpid(),
+                "served": self.server.activity.served,
+                "in_flight": self.server.activity.in_flight,
+                "agents": list(AGENTS),
+            }
+            self._respond(200, json.dumps(health).encode())
+        elif route(self.path) is not None:
+            self._respond(405, b'{"error": "use POST"}', close=True, allow="POST")
+        else:
+            self._respond(404, b'{"error": "not found"}', close=True)
+
+    def do_PUT(self) -> None:
+        self._not_allowed()
+
+    def do_DELETE(self) -> None:
+        self._not_allowed()
+
+    def do_PATCH(self) -> None:
+        self._not_allowed()
+
+    def _not_allowed(self) -> None:
+        self._respond(405, b'{"error": "method not allowed"}', close=True, allow="GET, POST")
+
+    def _authorized(self) -> bool:
+        token = self.server.token
+        if not token:
+            return True
+        given = self.headers.get("Authorization", "")
+        return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
+
+    def _body(self) -> bytes:
+        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
+            return self._chunked()
+        length = self.headers.get("Content-Length")
+        if length is None:
+            return b""
+        try:
+            size = int(length)
+        except ValueError:
+            raise BadBodyError(400) from None
+        if size < 0:
+            raise BadBodyError(400)
+        if size > MAX_BODY:
+            raise BadBodyError(413)
+        body = self.rfile.read(size)
+        if len(body) != size:
+            raise BadBodyError(400)
+        return body
+
+    def _chunked(self) -> bytes:
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            line = self.rfile.readline(1024)
+            try:
+                size = int(line.split(b";", 1)[0].strip(), 16)
+            except ValueError:
+                raise BadBodyError(400) from None
+            if size == 0:
+                while self.rfile.readline(1024) not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return b"".join(chunks)
+            total += size
+            if size < 0 or total > MAX_BODY:
+                raise BadBodyError(413)
+            chunk = self.rfile.read(size)
+            if len(chunk) != size:
+                raise BadBodyError(400)
+            chunks.append(chunk)
+            self.rfile.readline(1024)  # the CRLF after the chunk
+
+    def _respond(
+        self,
+        status: int,
+        body: bytes,
+        *,
+        close: bool = False,
+        exit_code: int | None = None,
+        allow: str | None = None,
+    ) -> None:
+        """Status line, headers and body in one write (no Nagle stall on keep-alive)."""
+        head = [
+            f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
+            "Server: coachloop",
+            "Content-Type: application/json",
+            f"Content-Length: {len(body)}",
+        ]
+        if exit_code is not None:
+            head.append(f"X-Coachloop-Exit: {exit_code}")
+        if allow:
+            head.append(f"Allow: {allow}")
+        if close:
+            head.append("Connection: close")
+            self.close_connection = True
+        self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
+        self.log_request(status, len(body))
+
+    def log_message(self, format: str, *args: object) -> None:
+        log.debug("%s " + format, self.address_string(), *args)
+
+
+def route(path: str) -> str | None:
+    """The agent a hook path names (`/hooks/claude-code` -> "claude-code"), else None."""
+    path = path.split("?", 1)[0].rstrip("/")
+    if not path.startswith(HOOK_PREFIX):
+        return None
+    agent = path[len(HOOK_PREFIX) :]
+    return agent if agent in AGENTS else None
