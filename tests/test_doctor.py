@@ -1,0 +1,232 @@
+"""`coachloop doctor` through click's runner: it reads the real settings files and
+really runs the installed hook (`.venv/bin/coachloop hook ...`, with
+COACHLOOP_HOOK_DAEMON=0), POSTs to a real local HTTP server, and opens the store."""
+
+from __future__ import annotations
+
+import json
+import sysconfig
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from coachloop.cli import cli
+
+SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "COACHLOOP_STORE"):
+        monkeypatch.delenv(name, raising=False)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    return proj
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def doctor(project: Path, *args: str) -> tuple[int, dict[str, Any]]:
+    res = run("doctor", "--json", "--dir", str(project), *args)
+    return res.exit_code, json.loads(res.stdout)
+
+
+def installation(report: dict[str, Any], agent: str, scope: str) -> dict[str, Any]:
+    return next(i for i in report["installations"] if i["agent"] == agent and i["scope"] == scope)
+
+
+def test_nothing_installed_is_a_problem(project: Path) -> None:
+    code, report = doctor(project)
+    assert code == 1 and not report["ok"]
+    assert [(i["agent"], i["scope"]) for i in report["installations"]] == [
+        ("claude-code", "project"),
+        ("claude-code", "local"),
+        ("claude-code", "user"),
+        ("codex", "project"),
+        ("codex", "user"),
+        ("gemini", "project"),
+        ("gemini", "user"),
+    ]
+    assert not any(i["installed"] for i in report["installations"])
+    assert report["probes"] == []
+    assert any("no coachloop hooks installed" in p for p in report["problems"])
+    text = run("doctor", "--dir", str(project))
+    assert text.exit_code == 1 and "problem: no coachloop hooks installed" in text.output
+
+
+def test_installed_command_hook_answers(project: Path) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    code, report = doctor(project)
+    assert code == 0, report["problems"]
+    claude = installation(report, "claude-code", "project")
+    assert claude["installed"] and [h["event"] for h in claude["hooks"]] == [
+        "Stop",
+        "SubagentStop",
+        "StopFailure",
+        "UserPromptSubmit",
+        "Notification",
+        "SessionStart",
+        "SessionEnd",
+    ]
+    assert {h["kind"] for h in claude["hooks"]} == {"command"}
+    [probe] = report["probes"]  # one target, probed once
+    assert probe["target"] == f"{SCRIPT} hook claude-code"
+    assert probe["resolves"] and probe["resolved"] == str(SCRIPT)
+    assert probe["answers"] and probe["agents"] == ["claude-code"]
+    assert 0 < probe["seconds"] < 30
+    assert report["store"]["ok"] and report["store"]["location"] == str(
+        project / ".coachloop" / "coachloop.db"
+    )
+    assert report["judge"] == {"ok": True, "judge": "rules", "detail": "offline, no key needed"}
+    text = run("doctor", "--dir", str(project))
+    assert text.exit_code == 0 and "answers" in text.output and text.output.endswith("OK\n")
+
+
+def _write_hook(settings: Path, command: str, timeout: int = 30) -> None:
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    handler = {"type": "command", "command": command, "timeout": timeout}
+    settings.write_text(json.dumps({"hooks": {"Stop": [{"hooks": [handler]}]}}))
+
+
+@pytest.mark.parametrize(
+    ("body", "timeout", "expected"),
+    [
+        (None, 30, "not found"),
+        ("echo hello", 30, "not JSON"),
+        ('echo \'{"decision": "block"}\'; exit 3', 30, "exit 3"),
+        ("sleep 5", 1, "no answer within 1 s"),
+    ],
+)
+def test_a_hook_that_does_not_answer_fails(
+    project: Path, tmp_path: Path, body: str | None, timeout: int, expected: str
+) -> None:
+    program = tmp_path / "bin" / "coachloop"  # named like ours, so it is recognised
+    if body is not None:
+        program.parent.mkdir()
+        program.write_text(f"#!/bin/sh\ncat > /dev/null\n{body}\n")
+        program.chmod(0o755)
+    _write_hook(project / ".claude" / "settings.json", f"{program} hook claude-code", timeout)
+    code, report = doctor(project, "--agent", "claude-code")
+    assert code == 1
+    [probe] = report["probes"]
+    assert not probe["answers"] and expected in probe["detail"]
+    assert probe["resolves"] == (body is not None)
+    assert any(expected in p for p in report["problems"])
+
+
+class _HookServer(BaseHTTPRequestHandler):
+    received: list[tuple[str, dict[str, Any]]] = []  # noqa: RUF012 - shared with the test
+
+    def do_POST(self) -> None:
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        self.received.append((self.path, json.loads(body)))
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(b"{}")
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture
+def hook_server() -> Iterator[tuple[str, list[tuple[str, dict[str, Any]]]]]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _HookServer)
+    _HookServer.received = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", _HookServer.received
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_http_hook_answers_and_a_closed_port_does_not(
+    project: Path, hook_server: tuple[str, list[tuple[str, dict[str, Any]]]]
+) -> None:
+    base, received = hook_server
+    assert run("install", "--http", base, "--user", "--dir", str(project)).exit_code == 0
+    code, report = doctor(project, "--agent", "claude-code")
+    assert code == 0, report["problems"]
+    [probe] = report["probes"]
+    assert probe["kind"] == "http" and probe["answers"]
+    [(path, payload)] = received
+    assert path == "/hooks/claude-code"
+    assert payload["hook_event_name"] == "SessionStart"
+    assert payload["session_id"].startswith("coachloop-doctor-")
+    assert installation(report, "claude-code", "user")["hooks"][0]["kind"] == "http"
+
+    assert (
+        run("install", "--http", "http://127.0.0.1:9", "--user", "--dir", str(project)).exit_code
+        == 0
+    )
+    code, report = doctor(project, "--agent", "claude-code")
+    assert code == 1 and "no answer" in report["probes"][0]["detail"]
+
+
+def test_codex_and_gemini_hooks_answer(project: Path) -> None:
+    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+    assert run("install", "--agent", "gemini", "--dir", str(project)).exit_code == 0
+    gemini = project / ".gemini" / "settings.json"
+    data = json.loads(gemini.read_text())
+    data["hooks"]["disabled"] = ["coachloop"]
+    gemini.write_text(json.dumps(data))
+    code, report = doctor(project, "--agent", "codex", "--agent", "gemini")
+    assert code == 0, report["problems"]
+    kinds = {p["kind"]: p for p in report["probes"]}
+    assert kinds["notify"]["target"] == f"{SCRIPT} hook codex-notify" and kinds["notify"]["answers"]
+    assert kinds["command"]["target"] == f"{SCRIPT} hook gemini" and kinds["command"]["answers"]
+    assert installation(report, "gemini", "project")["hooks"][0]["timeout_s"] == 30.0
+    assert "'coachloop' is in hooks.disabled" in installation(report, "gemini", "project")["notes"]
+
+
+def test_bad_settings_file_is_reported_not_fatal(project: Path) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    bad = project / ".gemini" / "settings.json"
+    bad.parent.mkdir()
+    bad.write_text("{ // comments\n}")
+    code, report = doctor(project)
+    assert code == 0
+    assert installation(report, "gemini", "project")["error"]
+    assert any("not valid JSON" in w for w in report["warnings"])
+
+
+def test_judge_key_is_reported_never_printed(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    monkeypatch.setenv("COACHLOOP_JUDGE", "anthropic")
+    code, report = doctor(project)
+    assert code == 0  # the LLM judge falls back to the rules: a warning, not a failure
+    assert report["judge"]["key_env"] == "ANTHROPIC_API_KEY" and not report["judge"]["key_present"]
+    assert any("ANTHROPIC_API_KEY is not set" in w for w in report["warnings"])
+    secret = "sk-ant-test-0123456789-secret"
+    monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
+    for args in (("--json",), ()):
+        res = run("doctor", "--dir", str(project), *args)
+        assert res.exit_code == 0 and secret not in res.output
+    assert doctor(project)[1]["judge"]["key_present"] is True
+
+
+def test_store_that_does_not_open_fails_without_leaking_the_password(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    monkeypatch.setenv("COACHLOOP_STORE", "redis://:hunter2secret@127.0.0.1:9/0")
+    res = run("doctor", "--json", "--dir", str(project))
+    report = json.loads(res.stdout)
+    assert res.exit_code == 1 and not report["store"]["ok"]
+    assert any(p.startswith("store:") for p in report["problems"])
+    assert "hunter2secret" not in res.output

@@ -1,0 +1,428 @@
+"""`coachloop install` / `uninstall` through click's runner, on real files in tmp dirs.
+
+Each test gets a fresh project directory and HOME, and a PATH without this
+installation's scripts directory, so the installed command is the absolute path of
+`.venv/bin/coachloop` (the test with the scripts directory on PATH checks the bare
+`coachloop`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sysconfig
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from coachloop.agents.install.common import is_our_command, is_our_handler, is_our_url
+from coachloop.cli import cli
+
+SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
+CLAUDE_EVENTS = [
+    "Stop",
+    "SubagentStop",
+    "StopFailure",
+    "UserPromptSubmit",
+    "Notification",
+    "SessionStart",
+    "SessionEnd",
+]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME"):
+        monkeypatch.delenv(name, raising=False)
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    return proj
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def load(path: Path) -> Any:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def ours(command: str = "claude-code") -> str:
+    return f"{SCRIPT} hook {command}"
+
+
+FOREIGN_CLAUDE: dict[str, Any] = {
+    "permissions": {"allow": ["Bash(npm test:*)"], "deny": []},
+    "model": "opus",
+    "hooks": {
+        "Stop": [{"hooks": [{"type": "command", "command": "afplay done.aiff", "timeout": 5}]}],
+        "PreToolUse": [
+            {"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}
+        ],
+        "Notification": [
+            {
+                "matcher": "permission_prompt",
+                "hooks": [{"type": "http", "url": "http://alerts.local/hooks/tool-executed"}],
+            }
+        ],
+    },
+    "statusLine": {"type": "command", "command": "echo hi"},
+}
+
+
+def test_fresh_install_adds_one_command_handler_per_event(project: Path) -> None:
+    res = run("install", "--dir", str(project))
+    assert res.exit_code == 0, res.output
+    path = project / ".claude" / "settings.json"
+    data = load(path)
+    assert list(data["hooks"]) == CLAUDE_EVENTS
+    for event in CLAUDE_EVENTS:
+        assert data["hooks"][event] == [
+            {"hooks": [{"type": "command", "command": ours(), "timeout": 30}]}
+        ]
+    assert not (project / ".claude" / "settings.json.bak").exists()  # nothing to back up
+    assert "[changed]" in res.output and str(path) in res.output
+
+
+def test_installing_twice_changes_nothing(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(FOREIGN_CLAUDE, indent=4))
+    assert run("install", "--dir", str(project)).exit_code == 0
+    first, first_mtime = path.read_bytes(), path.stat().st_mtime_ns
+    bak = path.with_name("settings.json.bak").read_bytes()
+    res = run("install", "--dir", str(project))
+    assert res.exit_code == 0 and "already installed" in res.output and "[unchanged]" in res.output
+    assert path.read_bytes() == first and path.stat().st_mtime_ns == first_mtime
+    assert path.with_name("settings.json.bak").read_bytes() == bak
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json", "settings.json.bak"]
+
+
+def test_foreign_hooks_and_settings_are_kept_and_uninstall_restores_them(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    original = json.dumps(FOREIGN_CLAUDE, indent=4).encode()
+    path.write_bytes(original)
+    assert run("install", "--dir", str(project)).exit_code == 0
+    data = load(path)
+    assert path.with_name("settings.json.bak").read_bytes() == original
+    for key in ("permissions", "model", "statusLine"):
+        assert data[key] == FOREIGN_CLAUDE[key]
+    stop = data["hooks"]["Stop"]
+    assert stop[0] == FOREIGN_CLAUDE["hooks"]["Stop"][0]  # theirs first, untouched
+    assert stop[1] == {"hooks": [{"type": "command", "command": ours(), "timeout": 30}]}
+    assert data["hooks"]["PreToolUse"] == FOREIGN_CLAUDE["hooks"]["PreToolUse"]
+    assert data["hooks"]["Notification"][0] == FOREIGN_CLAUDE["hooks"]["Notification"][0]
+    assert len(data["hooks"]["Notification"]) == 2
+
+    res = run("uninstall", "--agent", "claude-code", "--dir", str(project))
+    assert res.exit_code == 0 and "removed" in res.output
+    assert load(path) == FOREIGN_CLAUDE
+    again = run("uninstall", "--agent", "claude-code", "--dir", str(project))
+    assert again.exit_code == 0 and "no coachloop hooks found" in again.output
+
+
+def test_uninstall_keeps_foreign_handlers_in_a_group_we_share(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    mixed = {
+        "hooks": {
+            "Stop": [
+                {
+                    "hooks": [
+                        {"type": "command", "command": "coachloop hook claude-code"},
+                        {"type": "command", "command": "./notify.sh"},
+                    ]
+                }
+            ],
+            "SessionEnd": [],
+        }
+    }
+    path.write_text(json.dumps(mixed))
+    assert run("uninstall", "--dir", str(project)).exit_code == 0
+    assert load(path) == {
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "./notify.sh"}]}],
+            "SessionEnd": [],
+        }
+    }
+
+
+def test_http_hooks_replace_command_hooks_and_skip_session_start(project: Path) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    res = run("install", "--http", "http://127.0.0.1:8787/", "--dir", str(project))
+    assert res.exit_code == 0, res.output
+    data = load(project / ".claude" / "settings.json")
+    assert "SessionStart" not in data["hooks"]  # Claude Code ignores http SessionStart hooks
+    assert list(data["hooks"]) == [e for e in CLAUDE_EVENTS if e != "SessionStart"]
+    for groups in data["hooks"].values():
+        assert groups == [
+            {
+                "hooks": [
+                    {
+                        "type": "http",
+                        "url": "http://127.0.0.1:8787/hooks/claude-code",
+                        "timeout": 30,
+                    }
+                ]
+            }
+        ]
+    run("uninstall", "--dir", str(project))
+    assert load(project / ".claude" / "settings.json") == {}
+
+
+def test_user_scope_writes_under_home(project: Path, tmp_path: Path) -> None:
+    res = run("install", "--user", "--dir", str(project))
+    assert res.exit_code == 0, res.output
+    user = tmp_path / "home" / ".claude" / "settings.json"
+    assert load(user)["hooks"]["Stop"][0]["hooks"][0]["command"] == ours()
+    assert not (project / ".claude").exists()
+    assert run("uninstall", "--user", "--dir", str(project)).exit_code == 0
+    assert load(user) == {}
+
+
+def test_claude_config_dir_and_local_scope(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "cfg"))
+    assert run("install", "--user", "--dir", str(project)).exit_code == 0
+    assert (tmp_path / "cfg" / "settings.json").is_file()
+    assert run("install", "--local", "--dir", str(project)).exit_code == 0
+    assert (project / ".claude" / "settings.local.json").is_file()
+    assert not (project / ".claude" / "settings.json").exists()
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"{not json", b'{"hooks": {}, "hooks": {}}', b"[]", b'{"hooks": []}', b"\xff\xfe{}"],
+)
+def test_a_file_we_cannot_trust_is_refused_untouched(project: Path, content: bytes) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_bytes(content)
+    res = run("install", "--dir", str(project))
+    assert res.exit_code == 2
+    assert str(path) in res.output and "Error:" in res.output
+    assert path.read_bytes() == content
+    assert sorted(p.name for p in path.parent.iterdir()) == ["settings.json"]
+    assert run("uninstall", "--dir", str(project)).exit_code == 2
+    assert path.read_bytes() == content
+
+
+def test_write_keeps_file_mode_and_first_backup(project: Path) -> None:
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    path.write_text('{"model": "opus"}')
+    path.chmod(0o600)
+    run("install", "--dir", str(project))
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    run("uninstall", "--dir", str(project))
+    run("install", "--dir", str(project))
+    assert path.with_name("settings.json.bak").read_text() == '{"model": "opus"}'
+
+
+def test_bare_command_when_this_coachloop_is_on_path(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PATH", f"{SCRIPT.parent}:/usr/bin:/bin")
+    path = project / ".claude" / "settings.json"
+    path.parent.mkdir()
+    # An older install with the absolute path: replaced, never duplicated.
+    path.write_text(
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ours()}]}]}})
+    )
+    assert run("install", "--dir", str(project)).exit_code == 0
+    stop = load(path)["hooks"]["Stop"]
+    assert stop == [
+        {"hooks": [{"type": "command", "command": "coachloop hook claude-code", "timeout": 30}]}
+    ]
+
+
+def test_usage_errors_exit_2(project: Path) -> None:
+    assert (
+        run("install", "--agent", "codex", "--http", "http://x", "--dir", str(project)).exit_code
+        == 2
+    )
+    assert run("install", "--agent", "gemini", "--local", "--dir", str(project)).exit_code == 2
+    assert run("install", "--http", "ftp://x", "--dir", str(project)).exit_code == 2
+    assert run("install", "--notify", "--dir", str(project)).exit_code == 2
+    assert list(project.iterdir()) == []
+
+
+def test_we_recognise_only_our_handlers() -> None:
+    assert is_our_command("coachloop hook claude-code")
+    assert is_our_command("/opt/venv/bin/coachloop hook codex")
+    assert is_our_command("'/path with space/coachloop' hook gemini")
+    assert is_our_command("python3 -m coachloop hook claude-code")
+    assert not is_our_command("echo coachloop hook claude-code")
+    assert not is_our_command("coachloop judge")
+    assert not is_our_command("coachloop-other hook x")
+    assert not is_our_command("unbalanced 'quote")
+    assert is_our_url("http://127.0.0.1:8787/hooks/claude-code")
+    assert is_our_url("https://coach.example/team/hooks/codex")
+    assert not is_our_url("http://alerts.local/hooks/tool-executed")
+    assert not is_our_handler({"type": "prompt", "prompt": "coachloop hook claude-code"})
+    assert not is_our_handler("coachloop hook claude-code")
+
+
+# --- Codex CLI ---------------------------------------------------------------------------
+
+CODEX_CONFIG = """\
+# my codex config
+# (hand-written)
+
+model = "gpt-5-codex"  # the default model
+approval_policy = "on-request"
+
+[features]
+web_search = true
+
+[mcp_servers.docs]
+command = "npx"
+args = ["-y", "docs-mcp"]
+"""
+
+
+def test_codex_stop_hook_round_trip(project: Path) -> None:
+    hooks = project / ".codex" / "hooks.json"
+    hooks.parent.mkdir()
+    theirs: dict[str, Any] = {
+        "hooks": {
+            "Stop": [{"hooks": [{"type": "command", "command": "python3 .codex/stop.py"}]}],
+            "SessionStart": [
+                {"matcher": "startup", "hooks": [{"type": "command", "command": "./ctx.sh"}]}
+            ],
+        }
+    }
+    hooks.write_text(json.dumps(theirs))
+    res = run("install", "--agent", "codex", "--dir", str(project))
+    assert res.exit_code == 0 and "trust" in res.output
+    data = load(hooks)
+    assert data["hooks"]["SessionStart"] == theirs["hooks"]["SessionStart"]
+    assert data["hooks"]["Stop"] == [
+        theirs["hooks"]["Stop"][0],
+        {"hooks": [{"type": "command", "command": ours("codex"), "timeout": 30}]},
+    ]
+    first = hooks.read_bytes()
+    assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert hooks.read_bytes() == first
+    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert load(hooks) == theirs
+
+
+def test_codex_notify_is_a_minimal_text_edit(project: Path) -> None:
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX_CONFIG)
+    res = run("install", "--agent", "codex", "--notify", "--dir", str(project))
+    assert res.exit_code == 0, res.output
+    text = config.read_text()
+    parsed = tomllib.loads(text)
+    assert parsed.pop("notify") == [str(SCRIPT), "hook", "codex-notify"]
+    assert parsed == tomllib.loads(CODEX_CONFIG)
+    assert text.startswith("# my codex config\n# (hand-written)\n\n# coachloop:")
+    assert all(line in text.splitlines() for line in CODEX_CONFIG.splitlines())
+    assert not (project / ".codex" / "hooks.json").exists()  # notify instead of the Stop hook
+    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+    assert config.read_text() == text
+    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert config.read_text() == CODEX_CONFIG
+
+
+def test_codex_switches_between_notify_and_the_stop_hook(project: Path) -> None:
+    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+    config = project / ".codex" / "config.toml"
+    assert "notify" in tomllib.loads(config.read_text())
+    res = run("install", "--agent", "codex", "--dir", str(project))
+    assert res.exit_code == 0 and "removed coachloop's notify" in res.output
+    assert tomllib.loads(config.read_text()) == {}
+    assert "Stop" in load(project / ".codex" / "hooks.json")["hooks"]
+    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+    assert load(project / ".codex" / "hooks.json") == {}
+
+
+def test_codex_never_replaces_a_users_notify(project: Path) -> None:
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    mine = 'notify = ["notify-send", "Codex"]\n' + CODEX_CONFIG
+    config.write_text(mine)
+    res = run("install", "--agent", "codex", "--notify", "--dir", str(project))
+    assert res.exit_code == 1 and "notify-send Codex" in res.output and "[refused]" in res.output
+    assert config.read_text() == mine
+    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert config.read_text() == mine
+
+
+def test_codex_user_scope_and_bad_toml(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex-home"))
+    assert run("install", "--agent", "codex", "--user", "--dir", str(project)).exit_code == 0
+    assert (tmp_path / "codex-home" / "hooks.json").is_file()
+    config = tmp_path / "codex-home" / "config.toml"
+    config.write_text("model = \n")
+    res = run("install", "--agent", "codex", "--user", "--notify", "--dir", str(project))
+    assert res.exit_code == 2 and "not valid TOML" in res.output
+    assert config.read_text() == "model = \n"
+
+
+# --- Gemini CLI --------------------------------------------------------------------------
+
+
+def test_gemini_after_agent_round_trip(project: Path) -> None:
+    path = project / ".gemini" / "settings.json"
+    path.parent.mkdir()
+    theirs: dict[str, Any] = {
+        "general": {"vimMode": True},
+        "hooksConfig": {"enabled": True},
+        "hooks": {
+            "disabled": ["secret-scanner"],
+            "BeforeTool": [
+                {
+                    "matcher": "write_file|replace",
+                    "hooks": [
+                        {"name": "secret-scanner", "type": "command", "command": "./scan.sh"}
+                    ],
+                }
+            ],
+            "AfterAgent": [
+                {"hooks": [{"type": "command", "command": "./log.sh", "timeout": 5000}]}
+            ],
+        },
+    }
+    path.write_text(json.dumps(theirs, indent=2))
+    res = run("install", "--agent", "gemini", "--dir", str(project))
+    assert res.exit_code == 0, res.output
+    data = load(path)
+    after = data["hooks"]["AfterAgent"]
+    assert after[0] == theirs["hooks"]["AfterAgent"][0]
+    assert after[1]["hooks"][0]["command"] == ours("gemini")
+    assert after[1]["hooks"][0]["timeout"] == 30000  # milliseconds
+    assert after[1]["hooks"][0]["name"] == "coachloop"
+    for key in ("general", "hooksConfig"):
+        assert data[key] == theirs[key]
+    assert data["hooks"]["disabled"] == ["secret-scanner"]
+    first = path.read_bytes()
+    assert run("install", "--agent", "gemini", "--dir", str(project)).exit_code == 0
+    assert path.read_bytes() == first
+    assert run("uninstall", "--agent", "gemini", "--dir", str(project)).exit_code == 0
+    assert load(path) == theirs
+
+
+def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
+    for agent in ("claude-code", "codex", "gemini"):
+        assert run("install", "--agent", agent, "--dir", str(project)).exit_code == 0
+    res = run("uninstall", "--dir", str(project))
+    assert res.exit_code == 0 and res.output.count("removed coachloop's hooks") == 3
+    for rel in (".claude/settings.json", ".codex/hooks.json", ".gemini/settings.json"):
+        assert load(project / rel) == {}
+    # no temp files left; the first rewrite kept the file it replaced
+    assert sorted(os.listdir(project / ".claude")) == ["settings.json", "settings.json.bak"]
