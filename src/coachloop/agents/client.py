@@ -190,7 +190,9 @@ def ask_daemon(path: str, agent: str, raw: bytes, timeout: float) -> tuple[int, 
             sock.settimeout(left)
             try:
                 chunk = sock.recv(65536)
-            except OSError:
+            except TimeoutError:
+                return (0, b"")  # the daemon may be deciding still: do not decide twice
+            except OSError:  # reset before any reply: it never took the request
                 return (0, b"") if size else None
             if not chunk:
                 break

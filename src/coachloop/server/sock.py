@@ -16,6 +16,7 @@ import logging
 import os
 import socket
 import socketserver
+import stat
 
 from coachloop.agents.client import MAGIC
 from coachloop.server.activity import Activity
@@ -90,7 +91,8 @@ class HookSocketServer(socketserver.ThreadingMixIn, socketserver.UnixStreamServe
 
     def server_bind(self) -> None:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(self.path)  # stale: the lock says nobody else serves it
+            if stat.S_ISSOCK(os.lstat(self.path).st_mode):
+                os.unlink(self.path)  # stale: the lock says nobody else serves it
         old = os.umask(0o177)
         try:
             self.socket.bind(self.path)

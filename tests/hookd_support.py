@@ -1,0 +1,214 @@
+"""Helpers for the warm-daemon tests: real `coachloop serve` processes, real hook
+payloads, and in-process reference replies to compare the transports against.
+
+Every process a helper starts is stopped by the fixture that asked for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+BIN = Path(sys.executable).parent
+COACHLOOP = str(BIN / "coachloop")
+
+HEDGED = "I updated the login handler in src/auth.py. It should work now, probably."
+EVIDENCED = (
+    "Fixed the login bug in src/auth.py. Ran `pytest -q`: 42 passed in 1.31s. Committed as 3f2a9c1."
+)
+QUESTION = "Should the session cookie be HttpOnly, or does the SPA need to read it?"
+
+
+def stop(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1", active: bool = False) -> bytes:
+    """A Claude Code Stop payload as Claude Code 2.1 sends it."""
+    return json.dumps(
+        {
+            "session_id": sid,
+            "transcript_path": f"{cwd}/.claude-transcripts/{sid}.jsonl",
+            "cwd": cwd,
+            "prompt_id": prompt_id,
+            "permission_mode": "default",
+            "hook_event_name": "Stop",
+            "stop_hook_active": active,
+            "last_assistant_message": text,
+            "background_tasks": [],
+            "session_crons": [],
+        }
+    ).encode()
+
+
+def prompt(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1") -> bytes:
+    """A Claude Code UserPromptSubmit payload."""
+    return json.dumps(
+        {
+            "session_id": sid,
+            "transcript_path": f"{cwd}/.claude-transcripts/{sid}.jsonl",
+            "cwd": cwd,
+            "prompt_id": prompt_id,
+            "permission_mode": "default",
+            "hook_event_name": "UserPromptSubmit",
+            "prompt": text,
+        }
+    ).encode()
+
+
+def conversation(sid: str, cwd: str) -> list[bytes]:
+    """One session's hooks: a prompt, a hedged stop, its continuation, an evidenced stop,
+    a question, and payloads no agent should send."""
+    return [
+        prompt(sid, "Fix the login bug", cwd=cwd),
+        stop(sid, HEDGED, cwd=cwd),
+        stop(sid, EVIDENCED, cwd=cwd, active=True),
+        prompt(sid, "Now the cookie flags", cwd=cwd, prompt_id="p-2"),
+        stop(sid, QUESTION, cwd=cwd, prompt_id="p-2"),
+        b"{not json",
+        b"",
+        b'{"session_id": 7, "hook_event_name": ["Stop"]}',
+    ]
+
+
+def reference(agent: str, payloads: list[bytes], store: str) -> list[tuple[int, bytes]]:
+    """What the in-process `handle()` answers to `payloads`, on the store `store`."""
+    from coachloop.agents.hook import handle
+
+    saved = os.environ.get("COACHLOOP_STORE")
+    os.environ["COACHLOOP_STORE"] = store
+    try:
+        replies = [handle(agent, raw) for raw in payloads]
+    finally:
+        if saved is None:
+            os.environ.pop("COACHLOOP_STORE", None)
+        else:
+            os.environ["COACHLOOP_STORE"] = saved
+    return [(r.exit_code, r.stdout) for r in replies]
+
+
+def valid_reply(body: bytes) -> bool:
+    """Empty, or one JSON object (what an agent accepts from a hook)."""
+    if not body.strip():
+        return True
+    try:
+        return isinstance(json.loads(body), dict)
+    except ValueError:
+        return False
+
+
+def hook_env(**overrides: str) -> dict[str, str]:
+    """The test's environment (its own COACHLOOP_HOME) plus `overrides`."""
+    env = dict(os.environ)
+    env.pop("COACHLOOP_HOOK_SOCKET", None)
+    env.update(overrides)
+    return env
+
+
+def run_hook(
+    raw: bytes, env: dict[str, str], agent: str = "claude-code", timeout: float = 30
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the real `coachloop hook AGENT` console script."""
+    return subprocess.run(
+        [COACHLOOP, "hook", agent],
+        check=False,
+        input=raw,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
+
+
+@dataclass
+class Serve:
+    """A running `coachloop serve` subprocess."""
+
+    proc: subprocess.Popen[bytes]
+    banner: str
+    socket: str | None = None
+    port: int | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self, sig: int = signal.SIGTERM, timeout: float = 15) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return self.proc.wait(timeout)
+        finally:
+            if self.proc.stdout:
+                self.proc.stdout.close()
+
+
+def start_serve(*args: str, env: dict[str, str], ready_timeout: float = 20) -> Serve:
+    """Start `coachloop serve ARGS` and wait for its banner line."""
+    proc = subprocess.Popen(
+        [COACHLOOP, "serve", *args],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + ready_timeout
+    banner = b""
+    while b"\n" not in banner:
+        left = deadline - time.monotonic()
+        if left <= 0 or proc.poll() is not None:
+            proc.kill()
+            proc.wait()
+            raise AssertionError(f"coachloop serve did not start: {banner!r}")
+        if select.select([proc.stdout], [], [], left)[0]:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            if not chunk:
+                continue
+            banner += chunk
+    text = banner.decode()
+    port = re.search(r"http://127\.0\.0\.1:(\d+)", text)
+    sock = re.search(r"unix socket (\S+?),? ", text + " ")
+    return Serve(
+        proc,
+        text,
+        socket=sock.group(1) if sock else None,
+        port=int(port.group(1)) if port else None,
+        env=env,
+    )
+
+
+def wait_for(predicate: Any, timeout: float = 10, interval: float = 0.02) -> Any:
+    """Poll `predicate` until it returns something truthy; that value, or fail."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {predicate}")
+        time.sleep(interval)
+
+
+def serve_processes(socket_path: str) -> list[int]:
+    """Pids of live `coachloop serve` processes for `socket_path` (from /proc)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            argv = (entry / "cmdline").read_bytes().split(b"\0")
+            state = (entry / "stat").read_text().split()[2]
+        except OSError:
+            continue
+        if b"serve" in argv and socket_path.encode() in argv and state != "Z":
+            pids.append(int(entry.name))
+    return pids

@@ -1,0 +1,347 @@
+"""The command hook's fast path: `coachloop hook AGENT` relaying to a warm daemon over a
+unix socket, its in-process fallback, the detached spawn, and failing open.
+
+Real processes throughout: the console script, `coachloop serve`, sockets. Replies are
+compared byte for byte with the in-process `handle()` on an identical store.
+"""
+
+from __future__ import annotations
+
+import _socket
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from coachloop.agents import client
+from coachloop.server.daemon import daemon_pid, stop_daemon
+from hookd_support import (
+    conversation,
+    hook_env,
+    reference,
+    run_hook,
+    serve_processes,
+    start_serve,
+    stop,
+    valid_reply,
+    wait_for,
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> str:
+    path = tmp_path / "project"
+    path.mkdir()
+    return str(path)
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A directory with a short path (unix socket paths are limited to ~107 bytes)."""
+    import shutil
+    import tempfile
+
+    path = Path(tempfile.mkdtemp(prefix="clh-"))
+    path.chmod(0o700)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def spawned() -> Iterator[list[str]]:
+    """Socket paths whose auto-spawned daemons the test wants stopped afterwards."""
+    paths: list[str] = []
+    yield paths
+    for path in paths:
+        stop_daemon(path)
+
+
+def test_warm_daemon_replies_like_in_process(tmp_path: Path, project: str) -> None:
+    payloads = conversation("sess-a", project)
+    expected = reference("claude-code", payloads, str(tmp_path / "a.db"))
+    env = hook_env(COACHLOOP_HOME=str(tmp_path / "home-b"), COACHLOOP_STORE=str(tmp_path / "b.db"))
+    daemon = start_serve("--port", "0", "--idle-timeout", "60", env=env)
+    try:
+        assert daemon.socket == client.socket_path(env)
+        assert os.stat(daemon.socket).st_mode & 0o777 == 0o600
+        got = []
+        for raw in payloads:
+            done = run_hook(raw, env)
+            assert done.stderr == b""
+            got.append((done.returncode, done.stdout))
+        assert got == expected
+        import json
+        import urllib.request
+
+        with urllib.request.urlopen(daemon.url + "/health", timeout=5) as resp:
+            assert json.load(resp)["served"] == len(payloads)  # all went through the socket
+    finally:
+        assert daemon.stop() == 0
+    assert not os.path.exists(daemon.socket)
+    assert not os.path.exists(daemon.socket + ".lock")
+
+
+def test_no_daemon_runs_in_process_and_spawns_one(
+    tmp_path: Path, project: str, spawned: list[str]
+) -> None:
+    payloads = conversation("sess-b", project)
+    expected = reference("claude-code", payloads[:2], str(tmp_path / "a.db"))
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = client.socket_path(env)
+    spawned.append(path)
+    assert daemon_pid(path) is None
+    first = run_hook(payloads[0], env)
+    assert (first.returncode, first.stdout) == expected[0]
+    pid = wait_for(lambda: daemon_pid(path))
+    argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    assert argv[1:4] == [b"-m", b"coachloop", b"serve"] and b"--no-http" in argv
+    environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    assert f"COACHLOOP_STORE={tmp_path / 'b.db'}".encode() in environ  # same store
+    assert Path(f"/proc/{pid}/cwd").resolve() == Path("/")
+    wait_for(lambda: os.path.exists(path))
+    second = run_hook(payloads[1], env)
+    assert (second.returncode, second.stdout) == expected[1]
+    assert daemon_pid(path) == pid  # served by it, not replaced
+
+
+def test_concurrent_hooks_without_daemon_spawn_exactly_one(
+    tmp_path: Path, project: str, spawned: list[str]
+) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = client.socket_path(env)
+    spawned.append(path)
+    payloads = [
+        stop(f"sess-{i}", "Working on it: 3 of 9 files migrated.", cwd=project) for i in range(6)
+    ]
+    expected = reference("claude-code", payloads, str(tmp_path / "a.db"))
+    with ThreadPoolExecutor(6) as pool:
+        done = list(pool.map(lambda raw: run_hook(raw, env), payloads))
+    assert [(d.returncode, d.stdout) for d in done] == expected
+    wait_for(lambda: daemon_pid(path))
+    time.sleep(0.5)  # a second spawn would show now (it waits for the lock before leaving)
+    assert len(serve_processes(path)) == 1
+
+
+def test_daemon_off_runs_in_process_only(tmp_path: Path, project: str) -> None:
+    payloads = conversation("sess-c", project)[:3]
+    expected = reference("claude-code", payloads, str(tmp_path / "a.db"))
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"), COACHLOOP_HOOK_DAEMON="0")
+    got = [(d.returncode, d.stdout) for d in (run_hook(raw, env) for raw in payloads)]
+    assert got == expected
+    time.sleep(0.3)
+    path = client.socket_path(env)
+    assert daemon_pid(path) is None and not os.path.exists(path)
+    assert serve_processes(path) == []
+
+
+# --- failing open against a broken daemon (a raw socket we control) ----------------------
+
+
+def fake_daemon(path: str, respond: Callable[[socket.socket], None]) -> threading.Thread:
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(8)
+    listener.settimeout(20)
+
+    def serve() -> None:
+        with listener:
+            conn, _ = listener.accept()
+            with conn:
+                respond(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread
+
+
+def read_all(conn: socket.socket) -> bytes:
+    chunks = []
+    while chunk := conn.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expect_stdout"),
+    [
+        (
+            b"0\n" + b'{"decision": "block", "reason": "relayed"}',
+            b'{"decision": "block", "reason": "relayed"}',
+        ),
+        (b"2\nreason", b"reason"),
+        (b"banana\n{}", b""),  # a bad header fails open
+        (b"0", b""),  # no header line at all
+        (b"999\n{}", b""),  # not an exit code
+    ],
+)
+def test_client_relays_or_fails_open(
+    short_dir: Path, project: str, answer: bytes, expect_stdout: bytes
+) -> None:
+    path = str(short_dir / "d.sock")
+    seen: list[bytes] = []
+
+    def respond(conn: socket.socket) -> None:
+        seen.append(read_all(conn))
+        conn.sendall(answer)
+
+    thread = fake_daemon(path, respond)
+    raw = stop("sess-d", "done", cwd=project)
+    done = run_hook(raw, hook_env(COACHLOOP_HOOK_SOCKET=path))
+    thread.join(5)
+    assert seen == [client.MAGIC + b"claude-code\n" + raw]  # the protocol, byte for byte
+    assert done.stdout == expect_stdout
+    assert done.returncode == (int(answer[:1]) if expect_stdout else 0)
+
+
+def test_daemon_closing_without_reply_falls_back_in_process(
+    tmp_path: Path, short_dir: Path, project: str
+) -> None:
+    path = str(short_dir / "d.sock")
+    thread = fake_daemon(path, lambda conn: None)  # accepts, reads nothing, closes
+    raw = stop("sess-e", "It should work now.", cwd=project)
+    expected = reference("claude-code", [raw], str(tmp_path / "a.db"))
+    env = hook_env(COACHLOOP_HOOK_SOCKET=path, COACHLOOP_STORE=str(tmp_path / "b.db"))
+    done = run_hook(raw, env)
+    thread.join(5)
+    assert [(done.returncode, done.stdout)] == expected
+
+
+def test_slow_daemon_fails_open_within_the_budget(short_dir: Path, project: str) -> None:
+    path = str(short_dir / "d.sock")
+    release = threading.Event()
+    thread = fake_daemon(path, lambda conn: release.wait(10) and None)
+    env = hook_env(COACHLOOP_HOOK_SOCKET=path, COACHLOOP_HOOK_TIMEOUT="0.5")
+    start = time.monotonic()
+    done = run_hook(stop("sess-f", "done", cwd=project), env)
+    elapsed = time.monotonic() - start
+    release.set()
+    thread.join(5)
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+    assert elapsed < 3
+
+
+def test_unusable_socket_paths_fall_back(tmp_path: Path, short_dir: Path, project: str) -> None:
+    raw = stop("sess-g", "done", cwd=project)
+    expected = reference("claude-code", [raw], str(tmp_path / "a.db"))
+    plain_file = short_dir / "not-a-socket"
+    plain_file.write_text("x")
+    stale = short_dir / "stale.sock"  # a socket file nobody listens on
+    s = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    s.bind(str(stale))
+    s.close()
+    for path in (plain_file, stale, short_dir / "absent.sock"):
+        env = hook_env(
+            COACHLOOP_HOOK_SOCKET=str(path),
+            COACHLOOP_STORE=str(tmp_path / f"{path.name}.db"),
+            COACHLOOP_HOOK_IDLE_TIMEOUT="2",
+        )
+        done = run_hook(raw, env)
+        assert [(done.returncode, done.stdout)] == expected, path
+    stop_daemon(str(stale))
+    stop_daemon(str(short_dir / "absent.sock"))
+
+
+# --- the daemon's side of the protocol ----------------------------------------------------
+
+
+def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_path: Path) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    daemon = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        for request in (b"", b"hello", client.MAGIC + b"\n{}", client.MAGIC + b"x" * 100 + b"\n{}"):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(5)
+            s.connect(path)
+            s.sendall(request)
+            s.shutdown(socket.SHUT_WR)
+            assert read_all(s) == b"0\n", request
+            s.close()
+        reply = client.ask_daemon(path, "claude-code", b"\xff\xfe binary", 5)
+        assert reply is not None and reply[0] == 0 and valid_reply(reply[1])
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_second_daemon_on_the_same_socket_leaves_it_to_the_first(
+    short_dir: Path, tmp_path: Path
+) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    first = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "coachloop", "serve", "--no-http", "--socket", path],
+            check=False,
+            env=env,
+            capture_output=True,
+            timeout=30,
+        )
+        assert second.returncode == 0 and b"another daemon serves" in second.stderr + second.stdout
+        assert daemon_pid(path) == first.proc.pid
+        assert client.ask_daemon(path, "claude-code", b"{}", 5) is not None
+    finally:
+        assert first.stop() == 0
+
+
+def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_path: Path) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "idle.sock")
+    idle = start_serve("--no-http", "--socket", path, "--idle-timeout", "1", env=env)
+    assert idle.proc.wait(10) == 0
+    assert not os.path.exists(path) and not os.path.exists(path + ".lock")
+    idle.stop()
+    other = str(short_dir / "gone.sock")
+    gone = start_serve("--no-http", "--socket", other, env=env)
+    os.unlink(other)  # e.g. its data directory was deleted
+    assert gone.proc.wait(10) == 0
+    gone.stop()
+
+
+# --- the client's own cost and configuration ---------------------------------------------
+
+
+def test_client_path_imports_no_heavy_module(short_dir: Path, tmp_path: Path) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    daemon = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        code = "from coachloop.entry import main; main(['hook', 'claude-code'])"
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-c", code],
+            check=False,
+            input=b"{}",
+            env={**env, "COACHLOOP_HOOK_SOCKET": path},
+            capture_output=True,
+            timeout=30,
+        )
+    finally:
+        daemon.stop()
+    assert done.returncode == 0
+    modules = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
+    assert "_socket" in modules and "coachloop.agents.client" in modules
+    heavy = {"socket", "selectors", "json", "click", "pydantic", "sqlite3", "subprocess"}
+    assert not heavy & modules
+    assert not {m for m in modules if m.startswith(("coachloop.agents.hook", "coachloop.judge"))}
+
+
+def test_socket_path_follows_the_configuration(tmp_path: Path) -> None:
+    base = {"COACHLOOP_HOME": str(tmp_path / "h")}
+    path = client.socket_path(base)
+    assert path.startswith(str(tmp_path / "h" / "run" / "hookd-")) or "/coachloop-" in path
+    assert client.socket_path({**base, "COACHLOOP_STORE": "redis://x"}) != path
+    assert client.socket_path({**base, "COACHLOOP_HOOK_TIMEOUT": "3"}) == path  # client-only
+    assert client.socket_path({"COACHLOOP_HOME": str(tmp_path / "other")}) != path
+    keyed = client.socket_path({**base, "ANTHROPIC_API_KEY": "sk-1"})
+    assert keyed != path and keyed == client.socket_path({**base, "ANTHROPIC_API_KEY": "sk-2"})
+    long_home = str(tmp_path / ("x" * 120))
+    fallback = client.socket_path({"COACHLOOP_HOME": long_home, "TMPDIR": "/tmp"})
+    assert fallback.startswith(f"/tmp/coachloop-{os.getuid()}/hookd-") and len(fallback) < 100
+    assert client.socket_path({**base, "COACHLOOP_HOOK_SOCKET": "/x/y.sock"}) == "/x/y.sock"
