@@ -65,7 +65,8 @@ def test_nothing_installed_is_a_problem(project: Path) -> None:
     assert text.exit_code == 1 and "problem: no coachloop hooks installed" in text.output
 
 
-def test_installed_command_hook_answers(project: Path) -> None:
+def test_installed_command_hook_answers(project: Path, tmp_path: Path) -> None:
+    home = tmp_path / "coachloop-home"  # COACHLOOP_HOME (tests/conftest.py)
     assert run("install", "--dir", str(project)).exit_code == 0
     code, report = doctor(project)
     assert code == 0, report["problems"]
@@ -91,6 +92,10 @@ def test_installed_command_hook_answers(project: Path) -> None:
     assert report["judge"] == {"ok": True, "judge": "rules", "detail": "offline, no key needed"}
     text = run("doctor", "--dir", str(project))
     assert text.exit_code == 0 and "answers" in text.output and text.output.endswith("OK\n")
+    # The probe is ignored by the hook: no session recorded, nothing logged as a failure.
+    sessions = run("sessions", "--json", "--project", str(project))
+    assert json.loads(sessions.stdout) == {"sessions": []}
+    assert not (home / "logs" / "hook.log").exists()
 
 
 def _write_hook(settings: Path, command: str, timeout: int = 30) -> None:
@@ -164,7 +169,7 @@ def test_http_hook_answers_and_a_closed_port_does_not(
     assert probe["kind"] == "http" and probe["answers"]
     [(path, payload)] = received
     assert path == "/hooks/claude-code"
-    assert payload["hook_event_name"] == "SessionStart"
+    assert payload["hook_event_name"] == "CoachloopDoctor"  # no adapter acts on it
     assert payload["session_id"].startswith("coachloop-doctor-")
     assert installation(report, "claude-code", "user")["hooks"][0]["kind"] == "http"
 

@@ -5,11 +5,15 @@
 - `installations`: per agent and scope, the settings file and our hooks in it
   (event, command or http, target), unreadable files and settings that switch hooks off;
 - `probes`: each distinct hook target run once the way the agent runs it: a command
-  through `/bin/sh -c` with a harmless SessionStart payload on stdin (environment
-  `COACHLOOP_HOOK_DAEMON=0`), Codex's notify program with the payload as its last
-  argument, an HTTP hook POSTed the payload. It answers when it exits 0 (HTTP: 2xx)
-  within the timeout and prints nothing or valid JSON;
-- `store`: whether the configured store opens (URL passwords are masked);
+  through `/bin/sh -c` with a harmless payload on stdin (environment
+  `COACHLOOP_HOOK_DAEMON=0`), Codex's notify program with it as its last argument, an
+  HTTP hook POSTed it. The payload has a SessionStart's fields but the event name
+  `CoachloopDoctor` (notify: type `coachloop-doctor`), which every adapter ignores, so a
+  probe records nothing (no stray session for the watchdog to flag). A hook fails open,
+  so exit 0 cannot vouch for the store: that is checked on its own. A probe answers when
+  it exits 0 (HTTP: 2xx) within the timeout and prints nothing or valid JSON;
+- `store`: whether the store the hooks use for the project opens (the project is
+  resolved as the hooks resolve it; URL passwords are masked);
 - `judge`: the configured judge and whether its API key is set in this environment
   (never the key itself);
 - `ok`: something is installed, every probe answers and the store opens. A missing
@@ -43,15 +47,28 @@ def redact(text: str) -> str:
     return _USERINFO.sub(r"\1***@", text)
 
 
+PROBE_EVENT = "CoachloopDoctor"
+PROBE_NOTIFY_TYPE = "coachloop-doctor"
+
+
 def payload(project: Path) -> dict[str, Any]:
-    """A SessionStart-like hook input: nothing to judge, nothing to continue."""
+    """A SessionStart-shaped hook input under an event name every adapter ignores."""
     return {
         "session_id": f"coachloop-doctor-{uuid.uuid4().hex[:12]}",
-        "hook_event_name": "SessionStart",
+        "hook_event_name": PROBE_EVENT,
         "source": "startup",
         "cwd": str(project),
         "transcript_path": "",
         "permission_mode": "default",
+    }
+
+
+def notify_payload(project: Path) -> dict[str, Any]:
+    """A Codex notify argument of a type the notify adapter ignores."""
+    return {
+        "type": PROBE_NOTIFY_TYPE,
+        "thread-id": f"coachloop-doctor-{uuid.uuid4().hex[:12]}",
+        "cwd": str(project),
     }
 
 
@@ -163,8 +180,16 @@ def _run_probe(probe: Probe, hook: FoundHook, project: Path) -> Probe:
     if hook.kind == "http":
         return probe_http(probe, body, timeout)
     if hook.kind == "notify":
-        return probe_process(probe, [*hook.argv, body.decode()], b"", project, timeout)
+        argument = json.dumps(notify_payload(project))
+        return probe_process(probe, [*hook.argv, argument], b"", project, timeout)
     return probe_process(probe, ["/bin/sh", "-c", hook.target], body, project, timeout)
+
+
+def hook_project(project: Path) -> Path | None:
+    """The project the hooks resolve from a `cwd` of `project` (None: the user's store)."""
+    from coachloop.agents.dispatch import project_root
+
+    return project_root(str(project))
 
 
 def check_store(project: Path) -> dict[str, Any]:
@@ -172,7 +197,7 @@ def check_store(project: Path) -> dict[str, Any]:
     from coachloop.store import open_store
 
     try:
-        store = open_store(project=project)
+        store = open_store(project=hook_project(project))
     except Exception as exc:  # StoreError, or a config file that cannot be read
         return {"ok": False, "location": None, "detail": redact(str(exc))}
     try:
@@ -187,7 +212,7 @@ def check_judge(project: Path) -> dict[str, Any]:
     from coachloop.judge.providers import DEFAULT_KEY_ENV, parse_judge_spec
 
     try:
-        settings = load_settings(project)
+        settings = load_settings(hook_project(project))
     except ConfigError as exc:
         return {"ok": False, "judge": None, "detail": f"bad configuration: {exc}"}
     provider, _ = parse_judge_spec(settings.judge)
