@@ -1,12 +1,42 @@
 """Handling one hook call in-process: normalise, judge, decide, reply.
 
 `handle(agent, raw)` is the single entry point shared by the command hook, the warm
-daemon and the HTTP endpoint. (Being built: see issue 4.)
+daemon and the HTTP endpoint. Agents:
+
+    "claude-code"   Claude Code hooks (JSON on stdin / POST body)
+    "codex"         Codex CLI hooks (Claude-compatible JSON)
+    "codex-notify"  Codex CLI `notify`: `raw` is its JSON argument (the last argv item)
+    "gemini"        Gemini CLI hooks
+
+Contract: it never raises and always answers exit code 0. The reply's stdout is the
+agent's "continue" reply (`{"decision": "block"|"deny", "reason": …}`, at most 10,000
+characters) when the supervisor sends the agent back, else empty (the agent stops).
+Anything unexpected (an unknown agent, malformed or binary JSON, wrong types, missing
+fields, huge strings, a store or configuration error, a bug) fails open: empty stdout,
+exit 0, and one line in `$COACHLOOP_HOME/logs/hook.log` (the error's type and its
+message, redacted and cut; never the payload). Safe to call from many threads at once:
+every call opens and closes its own store connection.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+LOG_NAME = "hook.log"
+LOG_LIMIT = 4 * 1024 * 1024
+MAX_LOGGED = 300
+
+# agent -> (module, normaliser attribute); each module has `reply(reason) -> bytes`
+ADAPTERS: dict[str, tuple[str, str]] = {
+    "claude-code": ("coachloop.agents.claude_code", "normalise"),
+    "codex": ("coachloop.agents.codex", "normalise"),
+    "codex-notify": ("coachloop.agents.codex", "normalise_notify"),
+    "gemini": ("coachloop.agents.gemini", "normalise"),
+}
+AGENTS: tuple[str, ...] = tuple(ADAPTERS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,4 +49,54 @@ class HookReply:
 
 def handle(agent: str, raw: bytes) -> HookReply:
     """Handle one hook payload for `agent`; never raises (fails open)."""
-    return HookReply()
+    try:
+        return _handle(agent, raw)
+    except Exception as exc:  # fail open on anything, even a bug
+        log_failure(agent, exc)
+        return HookReply()
+
+
+def _handle(agent: str, raw: bytes) -> HookReply:
+    import importlib
+
+    from coachloop.agents import payload
+
+    target = ADAPTERS.get(agent) if isinstance(agent, str) else None
+    if target is None:
+        raise payload.PayloadError(f"unknown agent {str(agent)[:40]!r}")
+    module = importlib.import_module(target[0])
+    normalise: Callable[[dict[str, Any]], payload.Hook | None] = getattr(module, target[1])
+    hook = normalise(payload.load(raw))
+    if hook is None:
+        return HookReply()
+    from coachloop.agents.dispatch import run
+
+    coaching = run(hook)
+    if not coaching or not hook.can_block:
+        return HookReply()
+    reply: Callable[[str], bytes] = module.reply
+    return HookReply(reply(coaching))
+
+
+def log_failure(agent: object, exc: BaseException) -> None:
+    """One line in the hook log: time, agent, error type and redacted message. Never raises."""
+    try:
+        from coachloop.config import home
+        from coachloop.snapshots import redact_text
+
+        message = " ".join(str(exc)[: 4 * MAX_LOGGED].split())[:MAX_LOGGED]
+        name = str(agent)[:40] if isinstance(agent, str) else type(agent).__name__
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        line = f"{stamp} agent={name!r} failed open: {type(exc).__name__}: {redact_text(message)}\n"
+        folder = home() / "logs"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / LOG_NAME
+        try:
+            if path.stat().st_size > LOG_LIMIT:
+                path.replace(folder / (LOG_NAME + ".1"))
+        except OSError:
+            pass
+        with path.open("a", encoding="utf-8", errors="replace") as fh:
+            fh.write(line)
+    except Exception:  # logging must never turn a fail-open into a crash
+        return

@@ -1,0 +1,245 @@
+"""Acting on a normalised `Hook`: the supervisor's side of every hook adapter.
+
+`run(hook)` takes the supervisor of the hook's project (opened once per process and
+reused: `coachloop.agents.supervisors`), acts, and returns the coaching to send the agent
+back with (None: let it stop). Per action:
+
+- "stop": judge the agent's text with the session's prompt, skill and plan, decide
+  through the supervisor, record; return the coaching when the decision is "continue"
+  and the agent can be sent back (never for a StopFailure). The job is the agent's own
+  id, else derived from the session and its last human message, so a continuation keeps
+  its job. A subagent's stop that the policy would deliver is dropped instead (its output
+  goes back to its parent agent, not to the human); errors are still delivered. An agent
+  that cannot be sent back (Codex notify) gets a delivery carrying the coaching instead
+  of a continuation.
+- "prompt": a human message (resets the cap, records prompt and skill), unless it is our
+  own continuation echoed back (the session was just continued and the "prompt" is the
+  coaching).
+- "notice", "start", "end": see `coachloop.agents.lifecycle`.
+
+The project is the nearest enclosing git work tree of `cwd`, else the nearest directory
+with a `.coachloop/` folder (other than the data directory), else `cwd` itself, unless
+`cwd` is the filesystem root or the home directory, or is not a directory: then no
+project (the user's store in `$COACHLOOP_HOME`). Every delivery is also announced on the
+console channel (`coachloop.agents.delivery`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from coachloop.agents import delivery, lifecycle
+from coachloop.agents.payload import MAX_PATH, Hook, clip_middle
+from coachloop.events import HumanMessage, StopEvent
+
+if TYPE_CHECKING:
+    from coachloop.agents.supervisors import Opened
+    from coachloop.config import Settings
+    from coachloop.judge.verdict import Verdict
+    from coachloop.store import Store
+    from coachloop.supervisor import Decision, Policy, SessionState, Supervisor
+
+NOTE = "[coachloop]"
+SUBAGENT_DROP = "subagent output goes back to its parent agent, not to the human"
+
+
+def project_root(cwd: str) -> Path | None:
+    """The project directory of `cwd` (see the module docstring), or None."""
+    if not cwd or len(cwd) > MAX_PATH or "\x00" in cwd:
+        return None
+    try:
+        from coachloop.config import home
+
+        start = Path(cwd).expanduser()
+        if not start.is_absolute() or not start.is_dir():
+            return None
+        data_dir = home()
+        for folder in (start, *start.parents):
+            if (folder / ".git").exists():
+                return folder
+            marker = folder / ".coachloop"
+            if marker != data_dir and marker.is_dir():
+                return folder
+        if start == Path(start.anchor) or start == Path.home():
+            return None
+        return start
+    except (OSError, ValueError, RuntimeError):
+        return None
+
+
+def run(hook: Hook) -> str | None:
+    """Act on `hook`; returns the coaching that sends the agent back, or None."""
+    from coachloop.agents.supervisors import opened
+
+    root = project_root(hook.cwd)
+    project = str(root) if root else hook.cwd
+    ctx = opened(root)
+    if hook.action == "stop":
+        return _stop(ctx, hook, project)
+    if hook.action == "prompt":
+        _prompt(ctx, hook, project)
+    elif hook.action == "notice":
+        lifecycle.notice(ctx.supervisor.store, hook, project)
+    elif hook.action == "start":
+        lifecycle.start(ctx.supervisor.store, hook, project)
+    elif hook.action == "end":
+        lifecycle.end(ctx.supervisor.store, hook)
+    return None
+
+
+# --- stops ------------------------------------------------------------------------------
+
+
+def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
+    from coachloop.supervisor import context_for
+
+    sup = ctx.supervisor
+    state = _new_turn(sup, hook, state_of(sup.store, hook.session_id), project, ctx.settings)
+    job = hook.job_id or derived_job(hook.session_id, state)
+    if hook.sub_id and job:
+        job = f"{job}/{hook.sub_id}"
+    event = StopEvent(
+        hook.session_id,
+        text=clip_middle(hook.text),
+        agent=hook.agent,
+        project=project,
+        cwd=hook.cwd,
+        kind=hook.kind,
+        job_id=job,
+        error=hook.error,
+        transcript_path=hook.transcript_path,
+        stop_hook_active=hook.stop_hook_active,
+    )
+    verdict = ctx.judge.judge(context_for(state, event))
+    if hook.kind == "SubagentStop":
+        result = sup.store.record_stop(event, verdict, sup.policy, _subagent_step)
+        sup.maintain()
+    elif not hook.can_block:
+        result = sup.store.record_stop(event, verdict, sup.policy, _no_continue_step)
+        sup.maintain()
+    else:
+        result = sup.on_stop(event, verdict)
+    decision = result.decision
+    _announce(hook, project, decision)
+    if decision.blocks and hook.can_block and hook.kind != "StopFailure":
+        return decision.text
+    return None
+
+
+def derived_job(session_id: str, state: SessionState | None) -> str | None:
+    """A job id for agents that give none: the session and its last human message (so a
+    continuation keeps the job and the next prompt starts a new one); None before any."""
+    if state is None or state.last_human_at is None:
+        return None
+    seed = f"{session_id}\0{state.last_human_at!r}".encode("utf-8", "replace")
+    return "h-" + hashlib.blake2b(seed, digest_size=8).hexdigest()
+
+
+def _new_turn(
+    sup: Supervisor, hook: Hook, state: SessionState | None, project: str, settings: Settings
+) -> SessionState | None:
+    """Record the human turn a stop reveals when the agent has no prompt hook (see
+    `Hook.turn_rule`). Never right after a continuation: that stop is its reply."""
+    if hook.turn_rule == "none" or hook.stop_hook_active:
+        return state
+    if state is not None and state.last_decision == "continue":
+        return state
+    if hook.turn_rule == "prompt":
+        from coachloop.supervisor.policy import MAX_PROMPT_CHARS
+
+        prompt = hook.prompt or ""
+        if not prompt.strip():
+            return state
+        if state is not None and state.context.prompt == prompt[:MAX_PROMPT_CHARS]:
+            return state
+        return _human(sup, hook, prompt, project, settings)
+    if state is None or not state.jobs or hook.job_id is None or state.job(hook.job_id):
+        return state  # no ledger yet, or a human message cleared it, or a known job
+    return _human(sup, hook, state.context.prompt or "", project, settings)
+
+
+def _subagent_step(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
+) -> tuple[Decision, SessionState]:
+    from coachloop.supervisor import decide, drop
+
+    decision, new = decide(state, event, verdict, policy)
+    if decision.kind != "deliver" or verdict.type == "error" or event.failed:
+        return decision, new
+    kept = replace(new, status=state.status, last_decision="drop")
+    return drop(f"{SUBAGENT_DROP} ({decision.why})", decision.notices), kept
+
+
+def _no_continue_step(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
+) -> tuple[Decision, SessionState]:
+    from coachloop.supervisor import Policy, decide, deliver
+
+    decision, new = decide(state, event, verdict, policy)
+    if decision.kind != "continue":
+        return decision, new
+    held, held_state = decide(state, event, verdict, Policy(max_auto_continues=0))
+    label = delivery.LABELS.get(event.agent, event.agent)
+    note = (
+        f"{NOTE} {label} cannot be sent back from this hook; "
+        f"the coaching it would have had: {decision.text}"
+    )
+    text = f"{event.text.rstrip()}\n\n{note}"
+    why = f"{decision.why}; delivered instead (the agent cannot be continued)"
+    return deliver(text, why, held.notices), held_state
+
+
+# --- human prompts, notices, session start and end -----------------------------------
+
+
+def _prompt(ctx: Opened, hook: Hook, project: str) -> None:
+    from coachloop.coach import PLAIN, PREFIX
+
+    sup = ctx.supervisor
+    state = state_of(sup.store, hook.session_id)
+    said = hook.text.strip()
+    echoed = said.startswith(PREFIX) or said.lower() == PLAIN
+    if echoed and state is not None and state.last_decision == "continue":
+        return  # our own continuation, injected as a prompt: not the human
+    _human(sup, hook, hook.text, project, ctx.settings)
+
+
+def _human(
+    sup: Supervisor, hook: Hook, text: str, project: str, settings: Settings
+) -> SessionState:
+    from coachloop.coach.skills import all_skills, detect_skill
+
+    skill = detect_skill(texts=[text], skills=all_skills(settings.skills))
+    msg = HumanMessage(
+        hook.session_id,
+        clip_middle(text),
+        source="prompt",
+        skill=skill.name if skill else None,
+        phase=skill.phase if skill else None,
+        project=project,
+        agent=hook.agent,
+    )
+    return sup.on_human(msg)
+
+
+# --- helpers -----------------------------------------------------------------------------
+
+
+def state_of(store: Store, session_id: str) -> SessionState | None:
+    """The stored state of a session, None when it is new."""
+    from coachloop.store import UnknownSession
+
+    try:
+        return store.get_session(session_id)
+    except UnknownSession:
+        return None
+
+
+def _announce(hook: Hook, project: str, decision: Decision) -> None:
+    items = [("deliver", decision.text)] if decision.kind == "deliver" else []
+    items += [("notice", n) for n in decision.notices]
+    if items:
+        delivery.announce(hook.session_id, hook.agent, project, items)
