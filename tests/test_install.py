@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import sysconfig
 import tomllib
 from pathlib import Path
@@ -426,3 +427,45 @@ def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
         assert load(project / rel) == {}
     # no temp files left; the first rewrite kept the file it replaced
     assert sorted(os.listdir(project / ".claude")) == ["settings.json", "settings.json.bak"]
+
+
+# --- the real Claude Code runs what we installed -----------------------------------------
+
+
+def test_real_claude_code_runs_the_installed_hooks_until_uninstalled(
+    project: Path, tmp_path: Path
+) -> None:
+    from coachloop.agents.claude_env import find_claude, offline_env
+    from coachloop.testing import ScriptedModel, text
+
+    assert run("install", "--dir", str(project)).exit_code == 0
+
+    def claude_session(model: ScriptedModel) -> str:
+        env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
+        done = subprocess.run(
+            [str(find_claude()), "-p", "set up the database", "--output-format", "json"],
+            cwd=project,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return str(json.loads(done.stdout)["session_id"])
+
+    def recorded() -> dict[str, dict[str, Any]]:
+        res = run("sessions", "--json", "--project", str(project))
+        return {row["session"]: row for row in json.loads(res.stdout)["sessions"]}
+
+    question = "Which database should I use, Postgres or SQLite?"
+    with ScriptedModel([text(question)], side_call="Title") as model:
+        first = claude_session(model)
+    row = recorded()[first]  # UserPromptSubmit, Stop and SessionEnd reached our hook
+    assert row["agent"] == "claude-code" and row["last_verdict"] == "question"
+    assert row["last_decision"] == "deliver" and row["status"] == "done"
+
+    assert run("uninstall", "--dir", str(project)).exit_code == 0
+    with ScriptedModel([text(question)], side_call="Title") as model:
+        second = claude_session(model)
+    assert second != first and list(recorded()) == [first]  # no hook ran this time
