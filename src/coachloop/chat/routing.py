@@ -1,0 +1,150 @@
+"""Which chat a delivery goes to, and which session a chat message is for.
+
+Stores: by default each project keeps its own SQLite store, so the bridge opens the
+supervisor of every project a chat is mapped to, plus the user's default store (with a
+shared store configured, e.g. Redis, they are all one). A `Source` is one distinct store.
+
+A delivery goes to, in order: the chat its session is bound to (the chat that started it
+or last replied to it); a chat whose project directory contains the session's project or
+working directory; the only chat mapped onto the entry's store; the default chat.
+
+A chat message is for: the session of the message it replies to (any message the bridge
+sent: parts of deliveries and acknowledgements); otherwise a new session in the chat's
+project. `find` resolves a session named in a command by its id or a unique prefix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from coachloop.chat.config import BridgeConfig
+from coachloop.chat.ledger import Ledger, store_key
+from coachloop.store import OutboxEntry, UnknownSession
+from coachloop.supervisor import Supervisor
+from coachloop.supervisor.state import SessionState
+
+
+@dataclass(slots=True)
+class Source:
+    """One distinct store and the supervisor writing human messages into it."""
+
+    key: str
+    supervisor: Supervisor
+    projects: list[Path] = field(default_factory=list)
+
+    def state(self, session_id: str) -> SessionState | None:
+        try:
+            return self.supervisor.store.get_session(session_id)
+        except UnknownSession:
+            return None
+
+
+def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]:
+    """One `Source` per distinct store among the chats' projects and the default store."""
+    sources: dict[str, Source] = {}
+    projects: list[Path | None] = [*config.chats.values(), None]
+    for project in projects:
+        sup = Supervisor.open(project, store=store)
+        key = store_key(sup.store.location)
+        if key in sources:
+            sup.store.close()
+        else:
+            sources[key] = Source(key, sup)
+        if project is not None:
+            sources[key].projects.append(project)
+    return list(sources.values())
+
+
+def _within(value: str, directory: Path) -> bool:
+    if not value:
+        return False
+    if value == directory.name:
+        return True
+    path = Path(value)
+    return path.is_absolute() and (path == directory or directory in path.parents)
+
+
+def belongs(state: SessionState, directory: Path) -> bool:
+    """True when the session runs in `directory` (its project or cwd is inside it, or
+    its project is named like the directory)."""
+    return _within(state.project, directory) or _within(state.cwd, directory)
+
+
+def label(state: SessionState | None) -> str:
+    """A short project name for headers: the last path component of project or cwd."""
+    if state is None:
+        return ""
+    for value in (state.project, state.cwd):
+        if value:
+            return Path(value).name or value
+    return ""
+
+
+class Router:
+    """Routing decisions over the configuration, the ledger and the sources."""
+
+    def __init__(self, config: BridgeConfig, ledger: Ledger, sources: list[Source]) -> None:
+        self.config = config
+        self.ledger = ledger
+        self.sources = sources
+        self._by_key = {s.key: s for s in sources}
+
+    def source(self, key: str) -> Source | None:
+        return self._by_key.get(key)
+
+    def chat_for(self, entry: OutboxEntry, source: Source) -> int | None:
+        """The chat that receives `entry` (None: nowhere to send it)."""
+        bound = self.ledger.binding(entry.session_id)
+        if bound is not None:
+            return bound.chat_id
+        state = source.state(entry.session_id)
+        if state is not None:
+            for chat_id, directory in self.config.chats.items():
+                if belongs(state, directory):
+                    return chat_id
+        mapped = [c for c, d in self.config.chats.items() if d in source.projects]
+        if len(mapped) == 1:
+            return mapped[0]
+        return self.config.delivery_chat
+
+    def project_of(self, chat_id: int) -> tuple[Path, Source] | None:
+        """The project directory where `chat_id` starts sessions, with its source."""
+        directory = self.config.chats.get(chat_id)
+        if directory is None:
+            return None
+        for src in self.sources:
+            if directory in src.projects:
+                return directory, src
+        return None
+
+    def replied_session(self, chat_id: int, message_id: int) -> tuple[str, Source] | None:
+        """The session a reply to `message_id` in `chat_id` is for, if the bridge sent it."""
+        found = self.ledger.session_of(chat_id, message_id)
+        if found is None:
+            return None
+        src = self._by_key.get(found[1])
+        return None if src is None else (found[0], src)
+
+    def sessions(self, chat_id: int) -> list[tuple[SessionState, Source]]:
+        """Sessions visible from `chat_id`, most recently active first: those bound to it
+        and those running in its project (every session when it has no project)."""
+        directory = self.config.chats.get(chat_id)
+        bound = {b.session_id for b in self.ledger.chat_sessions(chat_id)}
+        out: list[tuple[SessionState, Source]] = []
+        for src in self.sources:
+            for state in src.supervisor.store.list_sessions():
+                if state.session_id in bound or directory is None or belongs(state, directory):
+                    out.append((state, src))
+        out.sort(key=lambda pair: pair[0].updated_at, reverse=True)
+        return out
+
+    def find(self, chat_id: int, name: str) -> list[tuple[SessionState, Source]]:
+        """Sessions visible from `chat_id` whose id is `name` or starts with it (an exact
+        match wins over prefixes)."""
+        name = name.strip()
+        if not name:
+            return []
+        found = [p for p in self.sessions(chat_id) if p[0].session_id.startswith(name)]
+        exact = [p for p in found if p[0].session_id == name]
+        return exact or found

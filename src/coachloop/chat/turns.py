@@ -1,0 +1,118 @@
+"""Agent turns started from the chat, run in the background.
+
+Polling must never wait for an agent: `Turns.submit` schedules the turn and returns at
+once. Turns of one session run one after another (an agent session cannot be resumed
+twice at the same time); turns of different sessions run in parallel, in worker threads
+(`Agent.run_turn` blocks). `stop(session)` drops the session's queued turns; a turn
+already running finishes (the agent's own hooks decide what happens at its stops).
+When a turn ends, `on_done(request, outcome, error)` runs on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from coachloop.chat.agent import Agent, TurnOutcome
+from coachloop.chat.security import redact
+
+log = logging.getLogger("coachloop.chat.turns")
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRequest:
+    """One turn to run: `resume` None starts a new session in `project_dir`."""
+
+    chat_id: int
+    project_dir: Path
+    prompt: str
+    resume: str | None
+    store: str  # the store key of the session's source
+    reply_to: int | None = None  # the human's message
+    ack: int | None = None  # the bridge's acknowledgement, mapped to the session later
+
+
+OnDone = Callable[[TurnRequest, TurnOutcome | None, BaseException | None], Awaitable[None]]
+
+
+class Turns:
+    """Background turns with per-session ordering (see the module docstring)."""
+
+    def __init__(self, agent: Agent, on_done: OnDone, *, workers: int = 4) -> None:
+        self.agent = agent
+        self.on_done = on_done
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="coachloop-turn")
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._queued: dict[str, set[asyncio.Task[None]]] = {}
+        self._running: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._new = itertools.count(1)
+
+    def submit(self, request: TurnRequest) -> asyncio.Task[None]:
+        """Schedule `request`; returns its task (already running in the background)."""
+        key = request.resume or f"new-{next(self._new)}"
+        task = asyncio.get_running_loop().create_task(self._run(key, request))
+        self._tasks.add(task)
+        self._queued.setdefault(key, set()).add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    def running(self, session_id: str) -> bool:
+        """True while a turn of `session_id` runs."""
+        return session_id in self._running
+
+    def queued(self, session_id: str) -> int:
+        """Turns of `session_id` waiting behind a running one."""
+        return len(self._queued.get(session_id, ()))
+
+    def stop(self, session_id: str) -> int:
+        """Cancel the session's queued turns; returns how many were dropped."""
+        tasks = self._queued.pop(session_id, set())
+        for task in tasks:
+            task.cancel()
+        return len(tasks)
+
+    async def _run(self, key: str, request: TurnRequest) -> None:
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            me = asyncio.current_task()
+            queued = self._queued.get(key, set())
+            if me is not None:
+                queued.discard(me)
+            self._running.add(key)
+            outcome: TurnOutcome | None = None
+            error: BaseException | None = None
+            try:
+                loop = asyncio.get_running_loop()
+                outcome = await loop.run_in_executor(
+                    self._pool,
+                    self.agent.run_turn,
+                    request.project_dir,
+                    request.prompt,
+                    request.resume,
+                )
+            except Exception as exc:
+                error = exc
+                log.warning("agent turn in %s failed: %s", request.project_dir, redact(str(exc)))
+            finally:
+                self._running.discard(key)
+            try:
+                await self.on_done(request, outcome, error)
+            except Exception:
+                log.exception("after the agent turn in %s", request.project_dir)
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Cancel queued turns and wait up to `timeout` seconds for running ones; a turn
+        still running then is left to finish in its worker thread."""
+        for tasks in self._queued.values():
+            for task in tasks:
+                task.cancel()
+        pending = [t for t in self._tasks if not t.done()]
+        if pending:
+            await asyncio.wait(pending, timeout=timeout)
+        self._pool.shutdown(wait=False, cancel_futures=True)

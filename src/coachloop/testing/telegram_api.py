@@ -1,0 +1,215 @@
+"""`TelegramBotAPI`: a local HTTP server speaking the subset of the Telegram Bot API a
+bridge uses, for tests and demos (point python-telegram-bot's `base_url` at it).
+
+Methods: getMe, getUpdates (long polling with `timeout` and `offset`; a second poller
+makes the first one's pending call answer 409 Conflict, as Telegram does), sendMessage,
+sendDocument (multipart upload), editMessageText, deleteWebhook, getWebhookInfo,
+answerCallbackQuery, setMyCommands. Calls go to `/bot<token>/<method>`; a wrong token
+answers 401, an unknown method 404. sendMessage and captions are checked like Telegram
+does: HTML parse mode (`telegram_wire.check_html`), at most 4096 (captions 1024)
+visible characters, no empty text; violations answer 400.
+
+Tests drive it with `push_text(...)` (an incoming message, optionally a reply to a
+message the bot sent), `fault(method, status, retry_after, times)` (e.g. a 429 with
+`retry_after`, or a 502 outage) and read `calls` (every request, with its arrival time
+on the monotonic clock and the status answered) and `sent` (the messages the bot got
+accepted).
+
+    with TelegramBotAPI() as api:
+        app = ApplicationBuilder().token(api.token).base_url(api.bot_url).build()
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+from urllib.parse import urlsplit
+
+from coachloop.testing import telegram_wire as wire
+from coachloop.testing.telegram_methods import ApiCall, BotMethods, Fault, SentMessage
+from coachloop.testing.telegram_wire import UploadedFile
+
+__all__ = ["ApiCall", "Fault", "SentMessage", "TelegramBotAPI", "UploadedFile"]
+
+DEFAULT_TOKEN = "123456789:AAH-local-test-token-for-coachloop-bot-api"
+_DISCONNECTS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    block_on_close = False
+    owner: TelegramBotAPI
+
+
+class TelegramBotAPI(BotMethods):
+    """The local Bot API server (see the module docstring). Thread-safe."""
+
+    def __init__(
+        self,
+        token: str = DEFAULT_TOKEN,
+        *,
+        username: str = "coachloop_test_bot",
+        host: str = "127.0.0.1",
+        port: int = 0,
+        max_poll: float = 30.0,
+    ) -> None:
+        super().__init__(token, username, max_poll)
+        self._server = _Server((host, port), _Handler)
+        self._server.owner = self
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle -------------------------------------------------------------------
+    @property
+    def base_url(self) -> str:
+        """The API root, e.g. "http://127.0.0.1:41234" (COACHLOOP_TELEGRAM_API_URL)."""
+        host, port = self._server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    @property
+    def bot_url(self) -> str:
+        """The `base_url` for python-telegram-bot (which appends the token)."""
+        return f"{self.base_url}/bot"
+
+    def start(self) -> TelegramBotAPI:
+        if self._thread is None:
+            self._thread = threading.Thread(
+                target=self._server.serve_forever,
+                kwargs={"poll_interval": 0.02},
+                name="telegram-bot-api",
+                daemon=True,
+            )
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop serving; pending long polls answer at once."""
+        self.closing.set()
+        with self._cond:
+            self._cond.notify_all()
+        if self._thread is not None:
+            self._server.shutdown()
+            self._thread.join(timeout=5)
+            self._thread = None
+        self._server.server_close()
+
+    def __enter__(self) -> TelegramBotAPI:
+        return self.start()
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- driving and reading -----------------------------------------------------------
+    def push_text(
+        self,
+        chat_id: int,
+        text: str,
+        *,
+        user_id: int | None = None,
+        reply_to: int | None = None,
+        first_name: str = "Ada",
+    ) -> dict[str, Any]:
+        """An incoming text message from `user_id` (default: the chat's id, a private
+        chat) in `chat_id`, replying to message `reply_to` when given. Returns it."""
+        with self._cond:
+            mid = self._message_id(chat_id)
+            replied = self._state.messages.get((chat_id, reply_to)) if reply_to else None
+            msg = wire.message_json(
+                mid,
+                wire.chat_json(chat_id),
+                wire.user_json(user_id if user_id is not None else chat_id, first_name),
+                text=text,
+                entities=wire.command_entities(text) or None,
+                reply_to_message=replied,
+            )
+            self._state.messages[(chat_id, mid)] = msg
+            self._state.updates.append({"update_id": next(self._update_ids), "message": msg})
+            self._cond.notify_all()
+            return msg
+
+    def fault(
+        self,
+        method: str,
+        status: int = 429,
+        *,
+        retry_after: int | None = None,
+        times: int = 1,
+        description: str = "",
+    ) -> None:
+        """Make the next `times` calls of `method` fail with `status`."""
+        if status == 429 and retry_after is None:
+            retry_after = 1
+        with self._cond:
+            self._state.faults.append(Fault(method, status, retry_after, times, description))
+
+    @property
+    def calls(self) -> list[ApiCall]:
+        with self._cond:
+            return list(self._state.calls)
+
+    def calls_to(self, method: str) -> list[ApiCall]:
+        return [c for c in self.calls if c.method == method]
+
+    @property
+    def sent(self) -> list[SentMessage]:
+        with self._cond:
+            return list(self._state.sent)
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by a getUpdates offset."""
+        with self._cond:
+            return sum(1 for u in self._state.updates if u["update_id"] >= self._state.confirmed)
+
+    def wait_for(self, predicate: Callable[[TelegramBotAPI], bool], timeout: float = 10.0) -> bool:
+        """Poll `predicate(self)` until true (returns True) or `timeout` (returns False)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if predicate(self):
+                return True
+            time.sleep(0.02)
+        return predicate(self)
+
+    # -- serving (called by the handler) -------------------------------------------------
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "coachloop-telegram-bot-api/1"
+    sys_version = ""
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Silent: tests read `calls`."""
+
+    def _serve(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length) if length > 0 else b""
+        url = urlsplit(self.path)
+        segments = url.path.strip("/").split("/")
+        owner: TelegramBotAPI = self.server.owner  # type: ignore[attr-defined]
+        if len(segments) == 2 and segments[0].startswith("bot"):
+            params, files = wire.parse_body(self.headers.get("Content-Type", ""), body, url.query)
+            status, answer = owner.dispatch(segments[0][3:], segments[1], params, files)
+        else:
+            status, answer = 404, wire.error_json(404, "Not Found")
+        data = json.dumps(answer).encode("utf-8")
+        try:
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except _DISCONNECTS:  # the client gave up (e.g. a long poll cancelled at shutdown)
+            self.close_connection = True
+
+    def do_GET(self) -> None:
+        self._serve()
+
+    def do_POST(self) -> None:
+        self._serve()
