@@ -235,3 +235,75 @@ def test_store_that_does_not_open_fails_without_leaking_the_password(
     assert res.exit_code == 1 and not report["store"]["ok"]
     assert any(p.startswith("store:") for p in report["problems"])
     assert "hunter2secret" not in res.output
+
+
+def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_code(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    from coachloop.agents.claude_env import find_claude, offline_env
+    from coachloop.testing import ScriptedModel, text
+
+    secret = "serve-token-0123456789"
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    base = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "COACHLOOP_SERVE_TOKEN": secret}
+    server = subprocess.Popen(
+        [str(SCRIPT), "serve", "--port", str(port), "--no-socket"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"{base}/health", timeout=1):
+                    break
+            except OSError:
+                assert time.monotonic() < deadline and server.poll() is None, "serve did not start"
+                time.sleep(0.1)
+        res = run(
+            "install", "--http", base, "--token-env", "COACHLOOP_SERVE_TOKEN", "--dir", str(project)
+        )
+        assert res.exit_code == 0, res.output
+        settings = (project / ".claude" / "settings.json").read_text()
+        assert secret not in settings and "Bearer $COACHLOOP_SERVE_TOKEN" in settings
+
+        code, report = doctor(project, "--agent", "claude-code")  # no token here: 401
+        assert code == 1 and "HTTP 401" in report["probes"][0]["detail"]
+        assert "$COACHLOOP_SERVE_TOKEN not set here" in report["probes"][0]["detail"]
+        monkeypatch.setenv("COACHLOOP_SERVE_TOKEN", secret)
+        res = run("doctor", "--json", "--dir", str(project), "--agent", "claude-code")
+        assert res.exit_code == 0 and secret not in res.output
+        assert json.loads(res.stdout)["probes"][0]["answers"]
+
+        question = "Should the cache live in Redis or in memory?"
+        with ScriptedModel([text(question)], side_call="Title") as model:
+            claude_env = offline_env(
+                model.base_url, tmp_path / "home", extra={"COACHLOOP_SERVE_TOKEN": secret}
+            )
+            done = subprocess.run(
+                [str(find_claude()), "-p", "add a cache", "--output-format", "json"],
+                cwd=project,
+                env=claude_env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+        assert done.returncode == 0, done.stderr
+        session = json.loads(done.stdout)["session_id"]
+        rows = json.loads(run("sessions", "--json", "--project", str(project)).stdout)
+        [row] = [r for r in rows["sessions"] if r["session"] == session]
+        assert row["last_verdict"] == "question" and row["last_decision"] == "deliver"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)

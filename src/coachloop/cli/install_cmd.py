@@ -93,15 +93,23 @@ def _report(changes: list[Change], errors: list[str]) -> None:
     "running a command.",
 )
 @click.option(
+    "--token-env",
+    metavar="VAR",
+    default=None,
+    help="With --http: send `Authorization: Bearer $VAR`, filled in by Claude Code from "
+    "its environment (for a `coachloop serve` with COACHLOOP_SERVE_TOKEN).",
+)
+@click.option(
     "--notify",
     is_flag=True,
     help="Codex: set the legacy notify program in config.toml instead of the Stop hook.",
 )
-def install(
+def install(  # noqa: PLR0917 - click passes every option as an argument
     agents: tuple[str, ...],
     scope: str,
     directory: Path,
     http_url: str | None,
+    token_env: str | None,
     notify: bool,
 ) -> None:
     """Add coachloop's hooks to an agent's settings, keeping every hook already there.
@@ -119,7 +127,14 @@ def install(
     for agent in agents or ("claude-code",):
         try:
             changes.append(
-                do_install(agent, scope, _project(directory), http_url=http_url, notify=notify)
+                do_install(
+                    agent,
+                    scope,
+                    _project(directory),
+                    http_url=http_url,
+                    token_env=token_env,
+                    notify=notify,
+                )
             )
         except InstallUsageError as exc:
             raise click.UsageError(str(exc)) from exc

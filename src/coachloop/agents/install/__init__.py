@@ -18,6 +18,7 @@ first one keeps the previous file as `.bak`. Ours are recognised by their comman
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,6 +52,7 @@ __all__ = [
 ]
 
 AGENTS = ("claude-code", "codex", "gemini")
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _MODULES: dict[str, ModuleType] = {"claude-code": claude, "codex": codex, "gemini": gemini}
 
 
@@ -80,6 +82,8 @@ class FoundHook:
     target: str  # the shell command, the URL, or the notify argv
     timeout_s: float | None = None
     argv: tuple[str, ...] = ()  # notify only: the program and its arguments
+    headers: tuple[tuple[str, str], ...] = ()  # http only: as written ($VAR not filled in)
+    allowed_env: tuple[str, ...] = ()  # http only: the variables Claude Code fills in
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,19 +145,31 @@ def _summary(desired: dict[str, dict[str, Any]]) -> str:
 
 
 def install(
-    agent: str, scope: str, project: Path, *, http_url: str | None = None, notify: bool = False
+    agent: str,
+    scope: str,
+    project: Path,
+    *,
+    http_url: str | None = None,
+    token_env: str | None = None,
+    notify: bool = False,
 ) -> Change:
-    """Add our hooks for `agent` in `scope`; see the module docstring for guarantees."""
+    """Add our hooks for `agent` in `scope`; see the module docstring for guarantees.
+    `http_url` (Claude Code only) installs http hooks instead of command hooks, sending
+    `Authorization: Bearer $<token_env>` when `token_env` is given."""
     module = _check_scope(agent, scope)
     if http_url and agent != "claude-code":
         raise InstallUsageError(f"{agent} runs command hooks only; --http is for claude-code")
+    if token_env and not http_url:
+        raise InstallUsageError("--token-env goes with --http")
+    if token_env and not _ENV_NAME.fullmatch(token_env):
+        raise InstallUsageError(f"{token_env!r} is not an environment variable name")
     if notify and agent != "codex":
         raise InstallUsageError("--notify is for codex only")
     path = module.settings_path(scope, project)
     plan = _Plan()
     if agent == "codex":
         return _install_codex(scope, project, notify, plan)
-    desired = module.desired(http_url)
+    desired = claude.desired(http_url, token_env) if agent == "claude-code" else module.desired()
     changed = plan.json(path, lambda d: merge_hooks(d, desired, is_our_handler, path))
     plan.run()
     message = f"{'installed' if changed else 'already installed'}: {_summary(desired)}"
@@ -218,9 +234,10 @@ def uninstall(agent: str, scope: str, project: Path) -> Change:
     path = module.settings_path(scope, project)
     plan = _Plan()
     changed = plan.json(path, lambda d: remove_hooks(d, is_our_handler, path))
+    notes: list[str] = []
     if agent == "codex":
         config_path = codex.config_path(scope, project)
-        config, text = read_toml(config_path)
+        config, text = _read_config_tolerant(config_path, notes)
         if text is not None and codex.is_our_notify(config.get("notify")):
             new_text = remove_notify(text, codex.is_our_notify, config_path)
             if new_text is None:
@@ -229,7 +246,7 @@ def uninstall(agent: str, scope: str, project: Path) -> Change:
             changed = True
     plan.run()
     message = "removed coachloop's hooks" if changed else "no coachloop hooks found"
-    return Change(agent, scope, path, changed, message)
+    return Change(agent, scope, path, changed, message, notes=tuple(notes))
 
 
 def inspect(agent: str, scope: str, project: Path) -> Installed:
@@ -270,4 +287,10 @@ def _found(event: str, handler: dict[str, Any], unit: float) -> FoundHook:
     target = handler.get("url") if kind == "http" else handler.get("command")
     timeout = handler.get("timeout")
     timeout_s = float(timeout) * unit if isinstance(timeout, int | float) else None
-    return FoundHook(event, kind, str(target), timeout_s)
+    raw_headers = handler.get("headers")
+    headers = tuple(
+        (str(k), str(v)) for k, v in (raw_headers.items() if isinstance(raw_headers, dict) else ())
+    )
+    allowed = handler.get("allowedEnvVars")
+    allowed_env = tuple(str(v) for v in allowed) if isinstance(allowed, list) else ()
+    return FoundHook(event, kind, str(target), timeout_s, (), headers, allowed_env)

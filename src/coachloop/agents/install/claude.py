@@ -9,6 +9,10 @@ One handler per event, in its own matcher group (these events take no matcher):
 
     command: {"type": "command", "command": "coachloop hook claude-code", "timeout": 30}
     http:    {"type": "http", "url": "<URL>/hooks/claude-code", "timeout": 30}
+    http with --token-env VAR (for `coachloop serve` with COACHLOOP_SERVE_TOKEN):
+             ... "headers": {"Authorization": "Bearer $VAR"}, "allowedEnvVars": ["VAR"]
+             (Claude Code fills in $VAR from its environment; the file never holds
+             the token itself)
 
 Claude Code does not run `http` handlers for SessionStart (checked with Claude Code
 2.1.330: the POST never comes, while a command handler runs), so with `--http`
@@ -17,6 +21,7 @@ SessionStart gets no handler.
 
 from __future__ import annotations
 
+import copy
 import os
 from pathlib import Path
 
@@ -56,15 +61,15 @@ def hook_url(base: str) -> str:
     return base if base.endswith("/hooks/claude-code") else f"{base}/hooks/claude-code"
 
 
-def desired(http_url: str | None = None) -> dict[str, Handler]:
-    """Our handler per event: the command hook, or the http hook at `http_url`."""
+def desired(http_url: str | None = None, token_env: str | None = None) -> dict[str, Handler]:
+    """Our handler per event: the command hook, or the http hook at `http_url` (sending
+    `Authorization: Bearer $token_env` when `token_env` names a variable)."""
     if http_url:
-        url = hook_url(http_url)
-        return {
-            event: {"type": "http", "url": url, "timeout": TIMEOUT_S}
-            for event in EVENTS
-            if event not in NO_HTTP
-        }
+        handler: Handler = {"type": "http", "url": hook_url(http_url), "timeout": TIMEOUT_S}
+        if token_env:
+            handler["headers"] = {"Authorization": f"Bearer ${token_env}"}
+            handler["allowedEnvVars"] = [token_env]
+        return {event: copy.deepcopy(handler) for event in EVENTS if event not in NO_HTTP}
     command = hook_command(NAME)
     handler = {"type": "command", "command": command, "timeout": TIMEOUT_S}
     return {event: dict(handler) for event in EVENTS}

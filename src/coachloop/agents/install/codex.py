@@ -60,7 +60,7 @@ def config_path(scope: str, project: Path) -> Path:
     return _base(scope, project) / "config.toml"
 
 
-def desired(http_url: str | None = None) -> dict[str, Handler]:
+def desired() -> dict[str, Handler]:
     return {"Stop": {"type": "command", "command": hook_command(NAME), "timeout": TIMEOUT_S}}
 
 

@@ -39,6 +39,7 @@ from typing import Any
 from coachloop.agents.install import AGENTS, FoundHook, Installed, inspect, scopes
 
 MAX_PROBE_S = 30.0
+_ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
 _USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.IGNORECASE)
 
 
@@ -145,14 +146,38 @@ def _output_word(out: bytes) -> str:
     return "valid JSON" if out.strip() else "no output"
 
 
-def probe_http(probe: Probe, body: bytes, timeout: float) -> Probe:
-    """POST `body` to the hook URL; 2xx with an empty or JSON body answers."""
+def fill_headers(hook: FoundHook) -> tuple[dict[str, str], list[str]]:
+    """The hook's headers with `$VAR` / `${VAR}` filled in from this environment, as
+    Claude Code does (only variables the hook allows), and the allowed ones unset here."""
+    missing: list[str] = []
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        if name not in hook.allowed_env:
+            return ""
+        if name not in os.environ:
+            missing.append(name)
+        return os.environ.get(name, "")
+
+    headers = {key: _ENV_REF.sub(value, template) for key, template in hook.headers}
+    return headers, sorted(set(missing))
+
+
+def probe_http(probe: Probe, body: bytes, timeout: float, hook: FoundHook) -> Probe:
+    """POST `body` to the hook URL with the hook's headers; 2xx with an empty or JSON
+    body answers. Header values (tokens) never reach the report."""
     probe.resolves = probe.target.startswith(("http://", "https://"))
     if not probe.resolves:
         probe.detail = "not an http(s) URL"
         return probe
+    headers, missing = fill_headers(hook)
+    if missing:
+        probe.detail = f"${', $'.join(missing)} not set here; "
     request = urllib.request.Request(
-        probe.target, data=body, method="POST", headers={"Content-Type": "application/json"}
+        probe.target,
+        data=body,
+        method="POST",
+        headers={**headers, "Content-Type": "application/json"},
     )
     opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
     started = time.monotonic()
@@ -160,17 +185,17 @@ def probe_http(probe: Probe, body: bytes, timeout: float) -> Probe:
         with opener.open(request, timeout=timeout) as response:
             status, out = response.status, response.read()
     except urllib.error.HTTPError as exc:
-        probe.detail = f"HTTP {exc.code}"
+        probe.detail += f"HTTP {exc.code}" + (" (the token?)" if exc.code == 401 else "")
         return probe
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
-        probe.detail = f"no answer: {redact(str(reason))}"
+        probe.detail += f"no answer: {redact(str(reason))}"
         return probe
     probe.seconds = round(time.monotonic() - started, 3)
     problem = None if 200 <= status < 300 else f"HTTP {status}"
     problem = problem or _valid_output(out)
     probe.answers = problem is None
-    probe.detail = problem or f"HTTP {status}, {_output_word(out)}, {probe.seconds:.2f} s"
+    probe.detail += problem or f"HTTP {status}, {_output_word(out)}, {probe.seconds:.2f} s"
     return probe
 
 
@@ -178,7 +203,7 @@ def _run_probe(probe: Probe, hook: FoundHook, project: Path) -> Probe:
     timeout = min(hook.timeout_s or MAX_PROBE_S, MAX_PROBE_S)
     body = json.dumps(payload(project)).encode()
     if hook.kind == "http":
-        return probe_http(probe, body, timeout)
+        return probe_http(probe, body, timeout, hook)
     if hook.kind == "notify":
         argument = json.dumps(notify_payload(project))
         return probe_process(probe, [*hook.argv, argument], b"", project, timeout)

@@ -32,7 +32,7 @@ def settings_path(scope: str, project: Path) -> Path:
     return base / ".gemini" / "settings.json"
 
 
-def desired(http_url: str | None = None) -> dict[str, Handler]:
+def desired() -> dict[str, Handler]:
     """Our AfterAgent handler (Gemini CLI runs command hooks only)."""
     return {
         "AfterAgent": {
