@@ -197,6 +197,23 @@ def test_codex_and_gemini_hooks_answer(project: Path) -> None:
     assert "'coachloop' is in hooks.disabled" in installation(report, "gemini", "project")["notes"]
 
 
+def test_hooks_that_would_run_twice_are_reported(project: Path) -> None:
+    assert run("install", "--dir", str(project)).exit_code == 0
+    assert run("install", "--user", "--dir", str(project)).exit_code == 0
+    code, report = doctor(project, "--agent", "claude-code")
+    assert code == 0 and report["warnings"] == []  # identical handlers: Claude Code runs one
+    assert (
+        run("install", "--local", "--http", "http://127.0.0.1:9", "--dir", str(project)).exit_code
+        == 0
+    )
+    assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert run("install", "--agent", "codex", "--user", "--dir", str(project)).exit_code == 0
+    report = doctor(project, "--agent", "claude-code", "--agent", "codex")[1]
+    assert "claude-code Stop: coachloop is installed 2 ways" in "\n".join(report["warnings"])
+    assert "codex Stop: coachloop is installed 2 ways" in "\n".join(report["warnings"])
+    assert not any("SessionStart" in w for w in report["warnings"])  # no http SessionStart
+
+
 def test_bad_settings_file_is_reported_not_fatal(project: Path) -> None:
     assert run("install", "--dir", str(project)).exit_code == 0
     bad = project / ".gemini" / "settings.json"

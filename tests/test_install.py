@@ -255,7 +255,41 @@ def test_usage_errors_exit_2(project: Path) -> None:
     assert run("install", "--agent", "gemini", "--local", "--dir", str(project)).exit_code == 2
     assert run("install", "--http", "ftp://x", "--dir", str(project)).exit_code == 2
     assert run("install", "--notify", "--dir", str(project)).exit_code == 2
+    assert run("install", "--token-env", "TOKEN", "--dir", str(project)).exit_code == 2
+    bad_name = run("install", "--http", "http://x", "--token-env", "A-B", "--dir", str(project))
+    assert bad_name.exit_code == 2 and "not an environment variable name" in bad_name.output
     assert list(project.iterdir()) == []
+
+
+def test_http_token_header_names_the_variable_never_the_value(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COACHLOOP_SERVE_TOKEN", "do-not-write-me")
+    res = run(
+        "install",
+        "--http",
+        "https://coach.example",
+        "--token-env",
+        "COACHLOOP_SERVE_TOKEN",
+        "--dir",
+        str(project),
+    )
+    assert res.exit_code == 0, res.output
+    path = project / ".claude" / "settings.json"
+    assert "do-not-write-me" not in path.read_text()
+    assert load(path)["hooks"]["Stop"] == [
+        {
+            "hooks": [
+                {
+                    "type": "http",
+                    "url": "https://coach.example/hooks/claude-code",
+                    "timeout": 30,
+                    "headers": {"Authorization": "Bearer $COACHLOOP_SERVE_TOKEN"},
+                    "allowedEnvVars": ["COACHLOOP_SERVE_TOKEN"],
+                }
+            ]
+        }
+    ]
 
 
 def test_we_recognise_only_our_handlers() -> None:
@@ -373,6 +407,16 @@ def test_codex_user_scope_and_bad_toml(
     res = run("install", "--agent", "codex", "--user", "--notify", "--dir", str(project))
     assert res.exit_code == 2 and "not valid TOML" in res.output
     assert config.read_text() == "model = \n"
+
+
+def test_codex_uninstall_with_an_unreadable_config_still_removes_the_hook(project: Path) -> None:
+    assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    config = project / ".codex" / "config.toml"
+    config.write_text("[broken\n")
+    res = run("uninstall", "--agent", "codex", "--dir", str(project))
+    assert res.exit_code == 0 and "not checked for a notify entry" in res.output
+    assert load(project / ".codex" / "hooks.json") == {}
+    assert config.read_text() == "[broken\n"
 
 
 # --- Gemini CLI --------------------------------------------------------------------------

@@ -278,6 +278,7 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
     if not store["ok"]:
         problems.append(f"store: {store['detail']}")
     warnings = [f"{i.path}: {i.error}" for i in installations if i.error]
+    warnings.extend(duplicates(installations))
     if not judge["ok"]:
         warnings.append(f"judge: {judge['detail']}")
     return {
@@ -290,6 +291,27 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
         "problems": problems,
         "warnings": warnings,
     }
+
+
+def duplicates(installations: list[Installed]) -> list[str]:
+    """Events that would run our hook more than once per stop. Claude Code and Gemini CLI
+    run identical handlers from several settings files once (checked with Claude Code
+    2.1.330 for project, local and user files); different ones (an http and a command
+    hook, two paths to coachloop) all run. Codex runs every file's hooks."""
+    runs: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for found in installations:
+        for hook in found.hooks:
+            event = "Stop" if hook.kind == "notify" else hook.event
+            runs.setdefault((found.agent, event), []).append((hook.kind, hook.target))
+    warnings = []
+    for (agent, event), targets in runs.items():
+        count = len(targets) if agent == "codex" else len(set(targets))
+        if count > 1:
+            warnings.append(
+                f"{agent} {event}: coachloop is installed {count} ways "
+                "(several scopes or kinds); each stop would be judged more than once"
+            )
+    return warnings
 
 
 def _installation(found: Installed) -> dict[str, Any]:
