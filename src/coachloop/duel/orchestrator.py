@@ -1,0 +1,255 @@
+"""The duel: turns of a fresh player and an evidence-bound coach, until a named outcome.
+
+Turn N: the player works (requirements, last decision); the orchestrator snapshots the
+project before and after, reads and validates the report, gathers the evidence (tests,
+coverage, diff, claims), asks the coach, validates its answer, enforces the evidence
+(an approval with blocking findings becomes feedback) and writes decision.json. The
+run ends with an `outcome`:
+
+- approved: the recorded decision is an approval (exit code 0, the only success);
+- stalled: the same feedback `stall_turns` (3) turns running;
+- max_turns: no approval within `max_turns`;
+- error: the player could not start, the coach gave no valid answer, or an internal
+  failure; the decision recorded for such a turn is feedback, never an approval.
+
+The run report (`duel.json`) is rewritten after every turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from coachloop.duel import workspace
+from coachloop.duel.coaches import Coach, CoachContext, CoachError, CoachReply
+from coachloop.duel.decision import Decision, DecisionError, enforce, invalid_answer, parse_answer
+from coachloop.duel.evidence import Evidence, gather
+from coachloop.duel.files import Coordination, ReportRead, default_root, default_task_id
+from coachloop.duel.players import Player, PlayerRun, PlayerUnavailable, TurnInput
+from coachloop.duel.testcmd import TestCommand
+from coachloop.duel.tools import CoachTools
+
+__all__ = ["EXIT_CODES", "DuelConfig", "DuelResult", "Outcome", "TurnRecord", "run_duel"]
+
+log = logging.getLogger(__name__)
+
+Outcome = Literal["approved", "max_turns", "stalled", "error"]
+EXIT_CODES: dict[str, int] = {"approved": 0, "max_turns": 1, "stalled": 3, "error": 4}
+
+
+@dataclass(frozen=True, slots=True)
+class DuelConfig:
+    """One duel's settings; `task_id` and `root` default as in `files`."""
+
+    project: Path
+    requirements: Path
+    task_id: str | None = None
+    root: Path | None = None
+    max_turns: int = 5
+    test_command: TestCommand | None = None  # None: detected
+    test_timeout: float = 300.0
+    coverage: bool = True
+    stall_turns: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """Everything about one turn, for the report."""
+
+    turn: int
+    player: PlayerRun
+    evidence: Evidence
+    decision: Decision
+    coach_reply: CoachReply | None
+    coach_seconds: float
+    seconds: float
+    error: str | None = None
+
+
+@dataclass(slots=True)
+class DuelResult:
+    """The duel's outcome and its turns."""
+
+    task_id: str
+    root: Path
+    player: str
+    coach: str
+    outcome: Outcome = "error"
+    reason: str = ""
+    turns: list[TurnRecord] = field(default_factory=list)
+    started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
+    seconds: float = 0.0
+
+    @property
+    def exit_code(self) -> int:
+        return EXIT_CODES[self.outcome]
+
+
+_NOISE = re.compile(r"0x[0-9a-f]+|\bin \d+(?:\.\d+)?\s?s\b|\d+\.\d+s\b", re.I)
+
+
+def feedback_key(decision: Decision) -> str:
+    """What makes two feedback decisions "the same": their items' severities and issues,
+    ignoring case, spacing, addresses and durations."""
+    parts = sorted(
+        f"{i.severity}:{_NOISE.sub('', ' '.join(i.issue.lower().split()))}" for i in decision.items
+    )
+    return "|".join(parts) or _NOISE.sub("", " ".join(decision.rationale.lower().split()))
+
+
+def _exclusions(project: Path, root: Path) -> tuple[str, ...]:
+    out = [".coachloop"]
+    with contextlib.suppress(ValueError):
+        out.append(root.resolve().relative_to(project).as_posix())
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class _Setup:
+    """What every turn of one duel shares."""
+
+    config: DuelConfig
+    files: Coordination
+    tools: CoachTools
+    player: Player
+    coach: Coach
+    start: workspace.Snapshot
+    requirements: Path
+    requirements_text: str
+    exclude: tuple[str, ...]
+
+
+def run_duel(
+    config: DuelConfig,
+    player: Player,
+    coach: Coach,
+    *,
+    on_turn: Callable[[TurnRecord], None] | None = None,
+) -> DuelResult:
+    """Run the duel (see the module docstring). Raises ValueError before the first turn
+    for unusable settings (missing requirements, a task id already used)."""
+    from coachloop.duel.report import write_report
+
+    project = config.project.resolve()
+    requirements = config.requirements.resolve()
+    if not requirements.is_file():
+        raise ValueError(f"requirements file not found: {config.requirements}")
+    if config.max_turns < 1:
+        raise ValueError("max_turns must be at least 1")
+    task_id = config.task_id or default_task_id(requirements)
+    root = (config.root or default_root(project, task_id)).resolve()
+    files = Coordination(root, task_id)
+    if files.used():
+        raise ValueError(f"{root} already holds a duel; use another --task-id or --root")
+    exclude = _exclusions(project, root)
+    base = workspace.git_head(project) if workspace.is_git(project) else None
+    tools = CoachTools(
+        project,
+        test_command=config.test_command,
+        timeout=config.test_timeout,
+        base=base,
+        exclude=exclude,
+    )
+    result = DuelResult(task_id, root, player.name, coach.name)
+    started = time.monotonic()
+    setup = _Setup(
+        config,
+        files,
+        tools,
+        player,
+        coach,
+        workspace.take_snapshot(project, exclude),
+        requirements,
+        requirements.read_text(encoding="utf-8", errors="replace"),
+        exclude,
+    )
+    keys: list[str] = []
+    try:
+        for turn in range(1, config.max_turns + 1):
+            record = _turn(setup, turn)
+            result.turns.append(record)
+            if on_turn is not None:
+                on_turn(record)
+            if record.error is not None:
+                result.outcome, result.reason = "error", record.error
+                break
+            if record.decision.decision == "approve":
+                result.outcome, result.reason = "approved", record.decision.rationale
+                break
+            keys.append(feedback_key(record.decision))
+            recent = keys[-config.stall_turns :]
+            if len(recent) == config.stall_turns and len(set(recent)) == 1:
+                result.outcome = "stalled"
+                result.reason = f"the same feedback {config.stall_turns} turns running"
+                break
+        else:
+            result.outcome = "max_turns"
+            result.reason = f"no approval within {config.max_turns} turn(s)"
+    except PlayerUnavailable as exc:
+        result.outcome, result.reason = "error", str(exc)
+    except Exception as exc:  # an internal failure ends the duel, never approves
+        log.exception("duel failed")
+        result.outcome, result.reason = "error", f"internal error: {exc!r}"
+    result.seconds = time.monotonic() - started
+    write_report(files, result)
+    return result
+
+
+def _turn(setup: _Setup, turn: int) -> TurnRecord:
+    began = time.monotonic()
+    files, tools = setup.files, setup.tools
+    project = tools.project
+    files.prepare(turn)
+    previous = files.decision_path(turn - 1) if turn > 1 else None
+    before = workspace.take_snapshot(project, setup.exclude)
+    run = setup.player.play(
+        TurnInput(
+            turn, files.task_id, project, setup.requirements, files.report_path(turn), previous
+        )
+    )
+    after = workspace.take_snapshot(project, setup.exclude)
+    read: ReportRead = files.read_report(turn)
+    evidence = gather(
+        tools,
+        turn=turn,
+        read=read,
+        player=run,
+        changed_this_turn=workspace.changed(before, after),
+        changed_since_start=workspace.changed(setup.start, after),
+        files_now=tuple(sorted(after.files)),
+        coverage=setup.config.coverage,
+    )
+    context = CoachContext(
+        turn,
+        setup.config.max_turns,
+        files.task_id,
+        project,
+        setup.requirements_text,
+        evidence,
+        tool_args=("--project", str(project)),
+    )
+    coach = setup.coach
+    coach_began = time.monotonic()
+    reply: CoachReply | None = None
+    error: str | None = None
+    try:
+        reply = coach.decide(context)
+        answer = parse_answer(reply.raw)
+        decision = enforce(
+            answer, evidence.blockers(), task_id=files.task_id, turn=turn, coach=coach.name
+        )
+    except (CoachError, DecisionError) as exc:
+        error = f"coach: {exc}"
+        decision = invalid_answer(str(exc), task_id=files.task_id, turn=turn, coach=coach.name)
+    coach_seconds = time.monotonic() - coach_began
+    files.write_decision(turn, decision.to_json())
+    return TurnRecord(
+        turn, run, evidence, decision, reply, coach_seconds, time.monotonic() - began, error
+    )
