@@ -92,6 +92,15 @@ def reference(agent: str, payloads: list[bytes], store: str) -> list[tuple[int, 
     return [(r.exit_code, r.stdout) for r in replies]
 
 
+def blocks(replies: list[tuple[int, bytes]]) -> list[bool]:
+    """For each reply: does it send the agent back (`"decision": "block"`)?"""
+    return [bool(out.strip()) and json.loads(out).get("decision") == "block" for _, out in replies]
+
+
+# What `conversation()` gets: only the hedged stop is sent back.
+CONVERSATION_BLOCKS = [False, True, False, False, False, False, False, False]
+
+
 def valid_reply(body: bytes) -> bool:
     """Empty, or one JSON object (what an agent accepts from a hook)."""
     if not body.strip():

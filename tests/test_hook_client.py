@@ -8,6 +8,7 @@ compared byte for byte with the in-process `handle()` on an identical store.
 from __future__ import annotations
 
 import _socket
+import json
 import os
 import socket
 import subprocess
@@ -23,6 +24,9 @@ import pytest
 from coachloop.agents import client
 from coachloop.server.daemon import daemon_pid, stop_daemon
 from hookd_support import (
+    COACHLOOP,
+    CONVERSATION_BLOCKS,
+    blocks,
     conversation,
     hook_env,
     reference,
@@ -77,6 +81,7 @@ def test_warm_daemon_replies_like_in_process(tmp_path: Path, project: str) -> No
             assert done.stderr == b""
             got.append((done.returncode, done.stdout))
         assert got == expected
+        assert blocks(got) == CONVERSATION_BLOCKS  # the hedged stop is sent back
         import json
         import urllib.request
 
@@ -108,6 +113,7 @@ def test_no_daemon_runs_in_process_and_spawns_one(
     wait_for(lambda: os.path.exists(path))
     second = run_hook(payloads[1], env)
     assert (second.returncode, second.stdout) == expected[1]
+    assert blocks([expected[1]]) == [True]  # the hedged stop, through the spawned daemon
     assert daemon_pid(path) == pid  # served by it, not replaced
 
 
@@ -198,6 +204,62 @@ def test_client_relays_or_fails_open(
     assert seen == [client.MAGIC + b"claude-code\n" + raw]  # the protocol, byte for byte
     assert done.stdout == expect_stdout
     assert done.returncode == (int(answer[:1]) if expect_stdout else 0)
+
+
+def test_codex_notify_payload_comes_from_the_last_argument(short_dir: Path, tmp_path: Path) -> None:
+    raw = json.dumps(
+        {
+            "type": "agent-turn-complete",
+            "thread-id": "th-1",
+            "turn-id": "turn-1",
+            "cwd": str(tmp_path),
+            "input-messages": ["Fix the login bug"],
+            "last-assistant-message": "Should the cookie be HttpOnly?",
+        }
+    )
+    path = str(short_dir / "d.sock")
+    seen: list[bytes] = []
+
+    def respond(conn: socket.socket) -> None:
+        seen.append(read_all(conn))
+        conn.sendall(b"0\n")
+
+    thread = fake_daemon(path, respond)
+    proc = subprocess.Popen(  # stdin stays open: reading it would hang the hook
+        [COACHLOOP, "hook", "codex-notify", raw],
+        env=hook_env(COACHLOOP_HOOK_SOCKET=path),
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert proc.wait(20) == 0
+    finally:
+        proc.kill()
+        assert proc.stdin and proc.stdout
+        proc.stdin.close()
+        assert proc.stdout.read() == b""
+        proc.stdout.close()
+    thread.join(5)
+    assert seen == [client.MAGIC + b"codex-notify\n" + raw.encode()]
+    # the same through a real daemon: the question lands in the daemon's store
+    store = tmp_path / "b.db"
+    env = hook_env(COACHLOOP_STORE=str(store))
+    daemon = start_serve("--no-http", "--socket", str(short_dir / "real.sock"), env=env)
+    try:
+        env["COACHLOOP_HOOK_SOCKET"] = str(short_dir / "real.sock")
+        done = subprocess.run(
+            [COACHLOOP, "hook", "codex-notify", raw], env=env, capture_output=True, check=False
+        )
+        assert (done.returncode, done.stdout) == (0, b"")
+    finally:
+        assert daemon.stop() == 0
+    from coachloop.store import open_store
+
+    opened = open_store(str(store))
+    try:
+        assert [e.text for e in opened.outbox_pending()] == ["Should the cookie be HttpOnly?"]
+    finally:
+        opened.close()
 
 
 def test_daemon_closing_without_reply_falls_back_in_process(

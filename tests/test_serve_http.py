@@ -20,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from hookd_support import (
+    CONVERSATION_BLOCKS,
     EVIDENCED,
     HEDGED,
     Serve,
+    blocks,
     conversation,
     hook_env,
     prompt,
@@ -82,6 +84,7 @@ def test_http_replies_like_in_process_on_one_connection(
         sockets.add(id(conn.sock))
     conn.close()
     assert got == expected
+    assert blocks(got) == CONVERSATION_BLOCKS  # the hedged stop is sent back
     assert len(sockets) == 1  # keep-alive: one connection for the whole conversation
     conn = connect(server)
     conn.request("GET", "/health")
@@ -290,3 +293,6 @@ def test_two_replicas_on_redis_act_as_one(
     finally:
         for r in replicas:
             assert r.stop() == 0
+    # continued up to the cap (3), then delivered, then duplicates dropped; the human's
+    # new prompt resets the cap; the evidenced completion is delivered
+    assert blocks(got) == [False, True, True, True, False, False, False, False, True, False]

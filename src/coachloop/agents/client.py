@@ -1,8 +1,9 @@
 """`coachloop hook AGENT`: the process an agent starts at every stop.
 
-Contract: read the hook JSON from stdin, write the agent's reply to stdout, exit with the
-reply's code (0). Any internal failure lets the agent stop (fail open): nothing printed,
-exit 0. The reply is exactly what `coachloop.agents.hook.handle(AGENT, stdin)` returns.
+Contract: read the hook JSON from stdin (Codex `notify`: from the last argument), write
+the agent's reply to stdout, exit with the reply's code (0). Any internal failure lets
+the agent stop (fail open): nothing printed, exit 0. The reply is exactly what
+`coachloop.agents.hook.handle(AGENT, payload)` returns.
 
 Fast path: a warm daemon (`coachloop serve --socket PATH`) answers on a unix socket, so
 this process only starts Python, imports `sys`, `os` and `_socket` (not `socket`: its
@@ -59,10 +60,12 @@ MAX_UNIX_PATH = 100  # sun_path holds 107 bytes on Linux; stay clear of it
 
 
 def main(args: list[str]) -> int:
-    """Run one hook call for `args[0]` (the agent name); always returns an exit code."""
+    """Run one hook call for `args[0]` (the agent name); always returns an exit code.
+    The payload is stdin, or the last argument when there is one (Codex `notify`)."""
     try:
         agent = args[0] if args else ""
-        raw = sys.stdin.buffer.read()
+        # Codex `notify`: the JSON is the last argument, and stdin is not ours to read
+        raw = os.fsencode(args[-1]) if len(args) > 1 else sys.stdin.buffer.read()
         env = os.environ
         if env.get("COACHLOOP_HOOK_DAEMON", "1") != "0":
             path = socket_path(env)
