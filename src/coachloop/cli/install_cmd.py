@@ -55,7 +55,13 @@ def _selectors(command: Any) -> Any:
             default=True,
             help="The project's settings (default).",
         ),
-        click.option("--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable."),
+        click.option(
+            "--agent",
+            "agents",
+            type=AGENT_CHOICE,
+            multiple=True,
+            help="Repeatable. Default: claude-code (install), every agent (uninstall).",
+        ),
     ]
     for option in options:
         command = option(command)
@@ -165,7 +171,9 @@ def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
 
 
 @click.command("doctor")
-@click.option("--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable.")
+@click.option(
+    "--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable. Default: every agent."
+)
 @click.option(
     "--dir",
     "directory",
