@@ -27,6 +27,8 @@ COMMANDS: dict[str, str] = {
     "uninstall": "coachloop.cli.install_cmd:uninstall",
     "doctor": "coachloop.cli.install_cmd:doctor",
     "run": "coachloop.cli.run_cmd:run",
+    "bridge": "coachloop.cli.bridge_cmd:bridge",
+    "duel": "coachloop.cli.duel_cmd:duel",
 }
 
 
