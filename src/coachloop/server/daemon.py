@@ -37,6 +37,8 @@ DRAIN_TIMEOUT = 10.0
 # Imported before the first request, so that it pays only for its own work.
 WARM_MODULES = (
     "coachloop.agents.hook",
+    "coachloop.agents.dispatch",
+    "coachloop.agents.supervisors",
     "coachloop.events",
     "coachloop.config",
     "coachloop.judge",
@@ -151,14 +153,21 @@ def _on_signals(stop: threading.Event) -> None:
 
 
 def _warm() -> None:
-    for name in WARM_MODULES:
+    """Import what the first request would (the hook adapters too), so it pays only for
+    its own work; a `warm()` in `coachloop.agents.hook` is called when it exists."""
+    names = list(WARM_MODULES)
+    for name in names:
         try:
             module = importlib.import_module(name)
         except Exception:  # a missing optional piece must not stop the daemon
             log.exception("warm-up import of %s failed", name)
             continue
+        if name != "coachloop.agents.hook":
+            continue
+        adapters = getattr(module, "ADAPTERS", {})
+        names += [target[0] for target in adapters.values() if target[0] not in names]
         warm = getattr(module, "warm", None)
-        if name == "coachloop.agents.hook" and callable(warm):
+        if callable(warm):
             try:
                 warm()
             except Exception:
