@@ -66,17 +66,31 @@ def main(args: list[str]) -> int:
         agent = args[0] if args else ""
         # Codex `notify`: the JSON is the last argument, and stdin is not ours to read
         raw = os.fsencode(args[-1]) if len(args) > 1 else sys.stdin.buffer.read()
-        env = os.environ
-        if env.get("COACHLOOP_HOOK_DAEMON", "1") != "0":
-            path = socket_path(env)
-            if safe_dir(os.path.dirname(path)):
-                reply = ask_daemon(path, agent, raw, _timeout(env))
-                if reply is not None:
-                    return _emit(*reply)
-            spawn_daemon(path)
-        return _in_process(agent, raw)
     except Exception:  # fail open: the agent must always be able to stop
         return 0
+    reply = _via_daemon(agent, raw)
+    try:
+        return _emit(*reply) if reply is not None else _in_process(agent, raw)
+    except Exception:
+        return 0
+
+
+def _via_daemon(agent: str, raw: bytes) -> tuple[int, bytes] | None:
+    """The daemon's reply; None when it is off, absent, or unusable here (then a daemon
+    is spawned for next time, unless COACHLOOP_HOOK_DAEMON=0)."""
+    env = os.environ
+    if env.get("COACHLOOP_HOOK_DAEMON", "1") == "0":
+        return None
+    try:
+        path = socket_path(env)
+        if safe_dir(os.path.dirname(path)):
+            reply = ask_daemon(path, agent, raw, _timeout(env))
+            if reply is not None:
+                return reply
+    except Exception:  # e.g. no unix sockets on this platform: handle it here
+        return None
+    spawn_daemon(path)
+    return None
 
 
 def _emit(code: int, out: bytes) -> int:
