@@ -36,7 +36,7 @@ def git(project: Path, *args: str) -> str:
 def make_project(root: Path, *, files: dict[str, str] | None = None) -> Path:
     """A git project with a pytest config, REQUIREMENTS.md and `files`, committed."""
     project = root / "project"
-    project.mkdir()
+    project.mkdir(parents=True)
     (project / "pyproject.toml").write_text('[tool.pytest.ini_options]\npythonpath = ["."]\n')
     (project / "REQUIREMENTS.md").write_text(REQUIREMENTS)
     for name, text in (files or {}).items():
@@ -70,7 +70,7 @@ TWO_TURN_PLAYER = textwrap.dedent(
         files = ["calc.py", "tests/test_calc.py"]
     else:
         feedback = json.loads(pathlib.Path(os.environ["COACHLOOP_FEEDBACK"]).read_text())
-        named = [i for i in feedback["items"] if "test_add" in (i["location"] or "")]
+        named = [i for i in feedback["items"] if "test_add" in i["issue"] + str(i["location"])]
         if not named:
             sys.exit("the feedback does not name the failing test")
         pathlib.Path("calc.py").write_text("def add(a, b):\\n    return a + b\\n")
