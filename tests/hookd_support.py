@@ -111,6 +111,45 @@ def valid_reply(body: bytes) -> bool:
         return False
 
 
+def generated_bad_payloads(n: int, cwd: str, seed: int = 4) -> list[bytes]:
+    """`n` payloads no agent should send: broken JSON, wrong types, missing fields,
+    binary, deep nesting, huge strings."""
+    import random
+
+    rng = random.Random(seed)
+    good = json.loads(stop("sess-fuzz", HEDGED, cwd=cwd))
+    odd_values: list[Any] = [None, 0, -1, 1e308, True, "", "x" * 1000, [], {}, [1, "a"], {"a": {}}]
+    out: list[bytes] = []
+    for i in range(n):
+        kind = i % 7
+        if kind == 0:
+            out.append(rng.randbytes(rng.randint(0, 300)))
+        elif kind == 1:
+            raw = stop(f"sess-{i}", HEDGED, cwd=cwd)
+            out.append(raw[: rng.randint(0, len(raw) - 1)])
+        elif kind == 2:
+            body = dict(good, session_id=f"sess-{i}")
+            body[rng.choice(list(body))] = rng.choice(odd_values)
+            out.append(json.dumps(body).encode())
+        elif kind == 3:
+            body = dict(good, session_id=f"sess-{i}")
+            for key in rng.sample(list(body), rng.randint(1, len(body))):
+                del body[key]
+            out.append(json.dumps(body).encode())
+        elif kind == 4:
+            depth = rng.randint(100, 5000)
+            out.append(b"[" * depth + b"]" * depth)
+        elif kind == 5:
+            out.append(json.dumps(rng.choice(odd_values)).encode())
+        else:
+            size = rng.choice([10_000, 200_000, 2_000_000])
+            text = rng.choice(["x", "é", "\u0000", "should work now "]) * (size // 16)
+            out.append(
+                json.dumps(dict(good, session_id=f"sess-{i}", last_assistant_message=text)).encode()
+            )
+    return out
+
+
 def hook_env(**overrides: str) -> dict[str, str]:
     """The test's environment (its own COACHLOOP_HOME) plus `overrides`."""
     env = dict(os.environ)

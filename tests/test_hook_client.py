@@ -26,8 +26,10 @@ from coachloop.server.daemon import daemon_pid, stop_daemon
 from hookd_support import (
     COACHLOOP,
     CONVERSATION_BLOCKS,
+    HEDGED,
     blocks,
     conversation,
+    generated_bad_payloads,
     hook_env,
     reference,
     run_hook,
@@ -328,6 +330,23 @@ def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_p
             s.close()
         reply = client.ask_daemon(path, "claude-code", b"\xff\xfe binary", 5)
         assert reply is not None and reply[0] == 0 and valid_reply(reply[1])
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_daemon_survives_generated_bad_input(short_dir: Path, tmp_path: Path, project: str) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    daemon = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        start = time.monotonic()
+        for raw in generated_bad_payloads(350, project):
+            reply = client.ask_daemon(path, "claude-code", raw, 10)
+            assert reply is not None and reply[0] == 0 and valid_reply(reply[1]), raw[:80]
+        assert time.monotonic() - start < 30
+        # still answering real hooks afterwards
+        ok = client.ask_daemon(path, "claude-code", stop("sess-after", HEDGED, cwd=project), 10)
+        assert ok is not None and blocks([ok]) == [True]
     finally:
         assert daemon.stop() == 0
 
