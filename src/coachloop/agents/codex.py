@@ -41,7 +41,7 @@ def normalise_notify(data: dict[str, Any]) -> Hook | None:
     messages = data.get("input-messages")
     prompt = None
     if isinstance(messages, list):
-        parts = [m for m in messages[:100] if isinstance(m, str)]
+        parts = [p.clean(m) for m in messages[:100] if isinstance(m, str)]
         prompt = p.clip_middle("\n\n".join(parts)) if parts else None
     return Hook(
         "stop",

@@ -8,9 +8,9 @@ malformed, of the wrong types, huge or binary. The rules:
 
 - `load` accepts only a JSON object of at most `MAX_RAW` bytes; anything else raises
   `PayloadError` (the caller fails open).
-- A field of the wrong type counts as absent (`string`, `flag`); a session id must be a
-  non-empty string of at most `MAX_ID` characters, else `PayloadError` (never a shared
-  fallback key).
+- A field of the wrong type counts as absent (`string`, `flag`); strings lose lone
+  surrogates (`clean`); a session id must be a non-blank printable string of at most
+  `MAX_ID` characters, else `PayloadError` (never a shared fallback key).
 - Texts are cut to `MAX_TEXT` characters keeping the head and the tail (evidence such as a
   test summary usually ends a message); every step is linear in the input.
 - `block_reply` keeps the whole reply within the agents' 10,000-character hook output cap.
@@ -99,12 +99,25 @@ def load(raw: bytes) -> dict[str, Any]:
 
 
 def string(data: dict[str, Any], *keys: str, limit: int | None = None) -> str | None:
-    """The first of `keys` holding a string (cut to `limit` characters); None if none."""
+    """The first of `keys` holding a string (cut to `limit` characters, `clean`); None if
+    none does."""
     for key in keys:
         value = data.get(key)
         if isinstance(value, str):
-            return value if limit is None else value[:limit]
+            return clean(value if limit is None else value[:limit])
     return None
+
+
+def clean(text: str) -> str:
+    """`text` with lone surrogates (JSON escapes such as "\\ud800", which UTF-8 cannot
+    encode) replaced by "?"; linear, and free for ASCII."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "replace").decode("utf-8")
+    return text
 
 
 def flag(data: dict[str, Any], key: str) -> bool:
@@ -181,18 +194,28 @@ def transcript_text(path: str | None) -> str:
 def block_reply(reason: str, decision: str = "block") -> bytes:
     """`{"decision": decision, "reason": reason}` as UTF-8 JSON of at most `REPLY_LIMIT`
     characters (counted as Claude Code counts them, in UTF-16 code units); a longer
-    reason is cut with a note saying how many characters were cut."""
-    keep = len(reason)
-    text = reason
-    for _ in range(16):  # each round drops at least the measured excess; 1-2 rounds suffice
-        body = json.dumps({"decision": decision, "reason": text}, ensure_ascii=False)
-        excess = _utf16_len(body) - REPLY_LIMIT
-        if excess <= 0:
-            return body.encode("utf-8")
-        keep = max(0, keep - excess - len(CUT_NOTE))
-        text = reason[:keep] + CUT_NOTE.format(n=len(reason) - keep)
-    note = CUT_NOTE.format(n=len(reason)).strip()
-    return json.dumps({"decision": decision, "reason": note}).encode("utf-8")
+    reason is cut with a note saying how many characters were cut. The longest prefix
+    that fits is found by bisection over at most `REPLY_LIMIT` characters (each kept
+    character costs at least one), so the cost stays bounded whatever the reason."""
+
+    def dump(text: str) -> str:
+        return json.dumps({"decision": decision, "reason": text}, ensure_ascii=False)
+
+    body = dump(reason)
+    if _utf16_len(body) <= REPLY_LIMIT:
+        return body.encode("utf-8")
+
+    def cut(keep: int) -> str:
+        return dump(reason[:keep] + CUT_NOTE.format(n=len(reason) - keep))
+
+    lo, hi = 0, min(len(reason), REPLY_LIMIT)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _utf16_len(cut(mid)) <= REPLY_LIMIT:
+            lo = mid
+        else:
+            hi = mid - 1
+    return cut(lo).encode("utf-8")
 
 
 def _utf16_len(text: str) -> int:
