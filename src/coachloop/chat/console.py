@@ -1,9 +1,10 @@
 """The embedded default channel: deliveries printed in the terminal.
 
-With no Telegram token, `coachloop bridge` prints every pending outbox entry of the
-sources and marks it sent right after printing, so it is printed once and stays in the
-outbox history (`coachloop show SESSION` lists it). A crash between printing and marking
-prints that one entry again at the next start.
+With no Telegram token, `coachloop bridge` shows every store's new outbox entries with
+the project's console channel (`coachloop.agents.delivery.deliver_to_console`): each
+entry is printed once (a cursor per store remembers the last one shown) and the outbox
+itself is left alone, so the entries stay in the outbox history, pending for a chat
+bridge started later.
 """
 
 from __future__ import annotations
@@ -12,33 +13,14 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
-from coachloop.chat.render import short_id
-from coachloop.chat.routing import Source, label
-from coachloop.store import OutboxEntry
-
-_TITLES = {"deliver": "delivery", "notice": "notice", "alert": "alert"}
+from coachloop.chat.routing import Source
 
 
-def format_entry(entry: OutboxEntry, name: str = "") -> str:
-    """An entry as terminal text: a header line, then the text as written."""
-    when = time.strftime("%H:%M:%S", time.localtime(entry.created_at))
-    where = f"{name} · " if name else ""
-    title = _TITLES.get(entry.kind, entry.kind)
-    body = entry.text if entry.text.strip() else "(empty message)"
-    return f"── {title} · {where}{short_id(entry.session_id)} · {when} ──\n{body}\n"
+def print_pending(sources: list[Source], out: TextIO) -> int:
+    """Print the entries of `sources` not shown yet; returns how many were printed."""
+    from coachloop.agents.delivery import deliver_to_console
 
-
-def print_pending(sources: list[Source], out: TextIO, limit: int = 100) -> int:
-    """Print and mark every pending entry of `sources`; returns how many were printed."""
-    count = 0
-    for source in sources:
-        store = source.supervisor.store
-        for entry in store.outbox_pending(limit):
-            out.write(format_entry(entry, label(source.state(entry.session_id))))
-            out.flush()
-            store.mark_sent(entry.id)
-            count += 1
-    return count
+    return sum(deliver_to_console(s.supervisor.store, out) for s in sources)
 
 
 def follow(

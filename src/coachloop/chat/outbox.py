@@ -16,6 +16,9 @@ Guarantees:
   message per such crash. After every part is recorded, a crash before `mark_sent` sends
   nothing again: the restart sees the job complete and only marks the entry.
 
+`stopping()` is checked before every part: a graceful stop ends after the part in
+flight, whose acceptance is still recorded.
+
 Failures: `RetryLater(seconds)` holds that chat's entries until then (order within a chat
 is kept); `Refused` holds that entry with an exponential backoff (1 min .. 30 min) and is
 logged; any other error ends the drain (the caller waits and drains again).
@@ -23,6 +26,7 @@ logged; any other error ends the drain (the caller waits and drains again).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -68,24 +72,52 @@ class OutboxPump:
         *,
         max_parts: int = 4,
         clock: Callable[[], float] = time.monotonic,
+        stopping: Callable[[], bool] = lambda: False,
     ) -> None:
         self.router = router
         self.ledger = ledger
         self.channel = channel
         self.max_parts = max_parts
         self.clock = clock
+        self.stopping = stopping
         self._chat_hold: dict[int, float] = {}
         self._entry_hold: dict[tuple[str, int], tuple[float, float]] = {}  # until, backoff
         self._homeless: set[tuple[str, int]] = set()
 
     async def drain(self) -> int:
-        """Send what can be sent now; returns the number of entries completed."""
-        done = 0
+        """Send what can be sent now; returns the number of entries completed.
+
+        Chats are served concurrently (each at its own pace, see `ChatRateLimiter`), the
+        entries of one chat in the order they were written. A failure in one chat does
+        not stop the others; the first unexpected error is raised once all are done."""
+        queues: dict[int, list[tuple[Source, OutboxEntry, Job]]] = {}
         for source in self.router.sources:
             held = sum(1 for k in self._entry_hold if k[0] == source.key)
             for entry in source.supervisor.store.outbox_pending(BATCH + held):
-                if await self._entry(source, entry):
-                    done += 1
+                if self._held((source.key, entry.id)):
+                    continue
+                job = self._job(source, entry)
+                if job is not None:
+                    queues.setdefault(job.chat_id, []).append((source, entry, job))
+        results = await asyncio.gather(
+            *(
+                self._chat(chat, sorted(items, key=lambda i: i[1].created_at))
+                for chat, items in queues.items()
+            ),
+            return_exceptions=True,
+        )
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
+        return sum(r for r in results if isinstance(r, int))
+
+    async def _chat(self, chat_id: int, items: list[tuple[Source, OutboxEntry, Job]]) -> int:
+        done = 0
+        for source, entry, job in items:
+            if self.stopping() or self._chat_hold.get(chat_id, 0.0) > self.clock():
+                break
+            if await self._entry(source, entry, job):
+                done += 1
         return done
 
     def _held(self, key: tuple[str, int]) -> bool:
@@ -110,14 +142,11 @@ class OutboxPump:
         parts = render(entry, label(source.state(entry.session_id)), max_parts=self.max_parts)
         return self.ledger.open_job(source.key, entry.id, entry.session_id, chat, parts)
 
-    async def _entry(self, source: Source, entry: OutboxEntry) -> bool:
+    async def _entry(self, source: Source, entry: OutboxEntry, job: Job) -> bool:
         key = (source.key, entry.id)
-        if self._held(key):
-            return False
-        job = self._job(source, entry)
-        if job is None or self._chat_hold.get(job.chat_id, 0.0) > self.clock():
-            return False
         for index in range(job.sent, len(job.parts)):
+            if self.stopping():
+                return False
             try:
                 message_id = await self.channel.send(job.chat_id, job.parts[index])
             except RetryLater as exc:

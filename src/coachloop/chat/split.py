@@ -153,20 +153,22 @@ def _code_atoms(block: Block, limit: int, sep: str) -> Iterator[Atom]:
 def split_html(text: str, limit: int = TELEGRAM_LIMIT, *, head: str = "") -> list[str]:
     """`text` as Telegram HTML parts, each at most `limit` characters long.
 
-    `head` is HTML put first (e.g. a header line); it must itself fit in `limit`.
+    `head` is HTML put first (e.g. a header line); it must itself fit in `limit`, and
+    the body is cut for `limit` minus the head, so the head never stands alone.
     Parts are stripped of surrounding whitespace; empty ones are dropped, so blank text
     gives `[]` (or `[head]`).
     """
     if len(head) > limit:
         raise ValueError("head is longer than the limit")
     atoms: list[Atom] = [("", head)] if head else []
+    room = limit - len(head) - 2 if head else limit
     for block in blocks(text):
         if block.kind == "code":
-            atoms.extend(_code_atoms(block, limit, "\n\n"))
+            atoms.extend(_code_atoms(block, room, "\n\n"))
             continue
         for par in _PARAGRAPH.split(block.text):
             if par.strip():
-                atoms.extend(_prose_atoms(par.strip("\n"), limit, "\n\n"))
+                atoms.extend(_prose_atoms(par.strip("\n"), room, "\n\n"))
     parts: list[str] = []
     cur = ""
     for sep, rendered in atoms:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -34,12 +35,17 @@ from coachloop.chat.security import AllowList, install_redaction, redact
 from coachloop.chat.split import to_plain
 
 log = logging.getLogger("coachloop.chat.telegram")
+# python-telegram-bot 22 warns inside its own RetryAfter constructor on every 429 unless
+# durations are opted in to timedelta (its announced next default); we read timedeltas.
+os.environ.setdefault("PTB_TIMEDELTA", "true")
 NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
 
 
 def _seconds(exc: RetryAfter) -> float:
-    value = getattr(exc, "_retry_after", None)  # a timedelta (public accessor warns in v22)
-    return value.total_seconds() if isinstance(value, dt.timedelta) else 1.0
+    value: object = exc.retry_after
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    return float(value) if isinstance(value, int | float) else 1.0
 
 
 class TelegramChannel:
@@ -126,7 +132,19 @@ class Bridge:
 
     async def run(self, stop: asyncio.Event, ready: Callable[[Bridge], None] | None = None) -> None:
         """Poll and deliver until `stop` is set. Raises `InvalidToken` if Telegram
-        refuses the token (the message never contains it)."""
+        refuses the token, with a message that never contains it (python-telegram-bot's
+        own message quotes the token: it is replaced, and its traceback dropped)."""
+        try:
+            await self._serve(stop, ready)
+        except InvalidToken as exc:
+            refused = redact(exc.message)
+        else:
+            return
+        finally:
+            self.close()
+        raise InvalidToken(refused)
+
+    async def _serve(self, stop: asyncio.Event, ready: Callable[[Bridge], None] | None) -> None:
         logging.getLogger("httpx").setLevel(logging.WARNING)
         if not self.config.allowed:
             log.warning("COACHLOOP_TELEGRAM_ALLOWED is empty: every incoming message is ignored")
@@ -138,29 +156,25 @@ class Bridge:
             self.ledger,
             TelegramChannel(app.bot),
             max_parts=self.config.max_parts,
+            stopping=stop.is_set,
         )
-        try:
-            async with app:
-                await app.start()
-                assert app.updater is not None
-                await app.updater.start_polling(
-                    timeout=dt.timedelta(seconds=self.config.poll_timeout),
-                    allowed_updates=[Update.MESSAGE],
-                    error_callback=lambda exc: log.warning(
-                        "polling Telegram: %s", redact(str(exc))
-                    ),
-                )
-                log.info("Telegram bridge running as @%s", app.bot.username)
-                if ready is not None:
-                    ready(self)
-                try:
-                    await self._deliver(pump, stop)
-                finally:
-                    await handlers.turns.close()
-                    await app.updater.stop()
-                    await app.stop()
-        finally:
-            self.close()
+        async with app:
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(
+                timeout=dt.timedelta(seconds=self.config.poll_timeout),
+                allowed_updates=[Update.MESSAGE],
+                error_callback=lambda exc: log.warning("polling Telegram: %s", redact(str(exc))),
+            )
+            log.info("Telegram bridge running as @%s", app.bot.username)
+            if ready is not None:
+                ready(self)
+            try:
+                await self._deliver(pump, stop)
+            finally:
+                await handlers.turns.close()
+                await app.updater.stop()
+                await app.stop()
 
     async def _deliver(self, pump: OutboxPump, stop: asyncio.Event) -> None:
         interval = self.config.outbox_interval

@@ -141,12 +141,14 @@ class TelegramBotAPI(BotMethods):
         retry_after: int | None = None,
         times: int = 1,
         description: str = "",
+        after: int = 0,
     ) -> None:
-        """Make the next `times` calls of `method` fail with `status`."""
+        """Make `times` calls of `method` fail with `status`, after letting `after`
+        calls through."""
         if status == 429 and retry_after is None:
             retry_after = 1
         with self._cond:
-            self._state.faults.append(Fault(method, status, retry_after, times, description))
+            self._state.faults.append(Fault(method, status, retry_after, times, description, after))
 
     @property
     def calls(self) -> list[ApiCall]:

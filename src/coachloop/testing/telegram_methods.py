@@ -61,6 +61,7 @@ class Fault:
     retry_after: int | None = None
     times: int = 1
     description: str = ""
+    after: int = 0  # let this many calls of `method` through first
 
 
 @dataclass(slots=True)
@@ -110,6 +111,9 @@ class BotMethods:
         with self._cond:
             for fault in self._state.faults:
                 if fault.method == method and fault.times > 0:
+                    if fault.after > 0:
+                        fault.after -= 1
+                        continue
                     fault.times -= 1
                     text = fault.description or (
                         f"Too Many Requests: retry after {fault.retry_after}"
