@@ -30,6 +30,7 @@ import json
 import os
 import re
 import select
+import shutil
 import statistics
 import subprocess
 import sys
@@ -199,6 +200,7 @@ def main() -> int:
     finally:
         proc.terminate()
         proc.wait(15)
+        shutil.rmtree(tmp, ignore_errors=True)
 
     base = statistics.median(samples["bare python -c pass"])
     print(

@@ -151,9 +151,11 @@ def generated_bad_payloads(n: int, cwd: str, seed: int = 4) -> list[bytes]:
 
 
 def hook_env(**overrides: str) -> dict[str, str]:
-    """The test's environment (its own COACHLOOP_HOME) plus `overrides`."""
+    """The test's environment (its own COACHLOOP_HOME) plus `overrides`. A daemon a hook
+    spawns from it exits after 60 s idle, should a test fail to stop it."""
     env = dict(os.environ)
     env.pop("COACHLOOP_HOOK_SOCKET", None)
+    env["COACHLOOP_HOOK_IDLE_TIMEOUT"] = "60"
     env.update(overrides)
     return env
 

@@ -15,8 +15,8 @@ import click
     "--socket",
     "socket_path",
     default=None,
-    help="Unix socket for the command hook (default: the one `coachloop hook` looks for "
-    "in this environment, under $COACHLOOP_HOME/run/).",
+    help="Unix socket for the command hook, in an existing directory (default: the one "
+    "`coachloop hook` looks for in this environment, under $COACHLOOP_HOME/run/).",
 )
 @click.option("--no-http", is_flag=True, help="Serve only the unix socket.")
 @click.option("--no-socket", is_flag=True, help="Serve only HTTP.")
@@ -50,11 +50,14 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
 
     if no_http and no_socket:
         raise click.UsageError("--no-http and --no-socket leave nothing to serve")
+    if not no_socket and socket_path is None:
+        socket_path = default_socket()
+        os.makedirs(os.path.dirname(socket_path), mode=0o700, exist_ok=True)
     options = ServeOptions(
         host=host,
         port=port,
         http=not no_http,
-        socket_path=None if no_socket else (socket_path or default_socket()),
+        socket_path=None if no_socket else socket_path,
         idle_timeout=max(idle_timeout, 0.0),
         token=os.environ.get("COACHLOOP_SERVE_TOKEN") or None,
     )

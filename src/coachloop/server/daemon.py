@@ -76,14 +76,21 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
     try:
         if options.socket_path:
             path = options.socket_path
-            os.makedirs(os.path.dirname(path) or ".", mode=0o700, exist_ok=True)
-            lock_fd = acquire_lock(path + ".lock", options.lock_wait)
+            try:  # the directory must exist: a daemon never recreates a deleted one
+                lock_fd = acquire_lock(path + ".lock", options.lock_wait)
+            except OSError as exc:
+                print(f"coachloop serve: cannot use {path}: {exc}", file=out)
+                return 1
             if lock_fd is None:
                 print(f"coachloop serve: another daemon serves {path}", file=out)
                 if not options.http:
                     return 0
             else:
-                sock_server = HookSocketServer(path, activity)
+                try:
+                    sock_server = HookSocketServer(path, activity)
+                except OSError as exc:
+                    print(f"coachloop serve: cannot listen on {path}: {exc}", file=out)
+                    return 1
                 servers.append(sock_server)
                 with contextlib.suppress(OSError):
                     os.unlink(path + ".spawn")  # a spawn may be tried again from now on
