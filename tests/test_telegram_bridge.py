@@ -19,7 +19,7 @@ import pytest
 from telegram.error import InvalidToken
 
 from coachloop.chat.security import Secret
-from coachloop.chat.telegram import Bridge
+from coachloop.chat.telegram import AlreadyRunning, Bridge
 from coachloop.supervisor import Supervisor
 from coachloop.testing.telegram_api import TelegramBotAPI
 from coachloop.testing.telegram_wire import check_html
@@ -188,6 +188,15 @@ def test_strangers_are_ignored_and_logged_once(
     assert sum("user 7 in chat 7" in w for w in warnings) == 1
     assert sum("user 8 in chat -1001" in w for w in warnings) == 1
     assert sum("user 42 in chat 99" in w for w in warnings) == 1
+
+
+def test_a_second_bridge_on_the_same_outbox_refuses_to_start(
+    api: TelegramBotAPI, project: Path
+) -> None:
+    with run(api, {CHAT: project}):
+        with pytest.raises(AlreadyRunning, match="another coachloop bridge \\(pid \\d+\\)"):
+            run(api, {CHAT: project}).start()
+    assert len(api.calls_to("getMe")) == 1  # the second never reached Telegram
 
 
 def test_the_token_never_reaches_the_logs(

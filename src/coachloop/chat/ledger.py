@@ -157,6 +157,16 @@ class Ledger:
             )
         )
 
+    def prune(self, keep_days: float = 90.0, now: float | None = None) -> None:
+        """Forget finished jobs and message mappings older than `keep_days` (a reply to
+        a message that old starts a new session instead of resuming)."""
+        cutoff = (time.time() if now is None else now) - keep_days * 86400
+        self._write(
+            ("DELETE FROM jobs WHERE done_at IS NOT NULL AND done_at < ?", (cutoff,)),
+            ("DELETE FROM messages WHERE at < ?", (cutoff,)),
+            ("DELETE FROM sessions WHERE at < ?", (cutoff,)),
+        )
+
     # -- routing ---------------------------------------------------------------
     def note_message(self, chat_id: int, message_id: int, session_id: str, store: str) -> None:
         """Map a message the bridge sent outside the outbox (an acknowledgement)."""

@@ -41,11 +41,16 @@ class Source:
 
 
 def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]:
-    """One `Source` per distinct store among the chats' projects and the default store."""
+    """One `Source` per distinct store among the chats' projects and the default store.
+    A chat's directory opens the store the hooks use for it: that of its project root
+    (the enclosing git work tree, see `coachloop.agents.dispatch.project_root`)."""
+    from coachloop.agents.dispatch import project_root
+
     sources: dict[str, Source] = {}
     projects: list[Path | None] = [*config.chats.values(), None]
     for project in projects:
-        sup = Supervisor.open(project, store=store)
+        root = project_root(str(project)) if project is not None else None
+        sup = Supervisor.open(root, store=store)
         key = store_key(sup.store.location)
         if key in sources:
             sup.store.close()

@@ -13,10 +13,13 @@ server, or the package's test server), with `ChatRateLimiter` for spacing and 42
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
+import fcntl
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 from telegram import InputFile, LinkPreviewOptions, Update
@@ -46,6 +49,36 @@ def _seconds(exc: RetryAfter) -> float:
     if isinstance(value, dt.timedelta):
         return value.total_seconds()
     return float(value) if isinstance(value, int | float) else 1.0
+
+
+class AlreadyRunning(RuntimeError):  # noqa: N818 - reads as a sentence
+    """Another bridge process holds this bridge database: only one may send its outbox."""
+
+
+@contextlib.contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` + ".lock" for the block, or raise `AlreadyRunning`.
+    Two bridges on one outbox would both send it; Telegram itself answers a second
+    poller of a token with 409 Conflict."""
+    lock = path.with_name(path.name + ".lock")
+    lock.parent.mkdir(parents=True, exist_ok=True)
+    with lock.open("a+") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            fh.seek(0)
+            raise AlreadyRunning(
+                f"another coachloop bridge (pid {fh.read().strip() or '?'}) is running"
+                f" with {path}; stop it first"
+            ) from None
+        fh.seek(0)
+        fh.truncate()
+        fh.write(str(os.getpid()))
+        fh.flush()
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
 
 
 class TelegramChannel:
@@ -133,9 +166,12 @@ class Bridge:
     async def run(self, stop: asyncio.Event, ready: Callable[[Bridge], None] | None = None) -> None:
         """Poll and deliver until `stop` is set. Raises `InvalidToken` if Telegram
         refuses the token, with a message that never contains it (python-telegram-bot's
-        own message quotes the token: it is replaced, and its traceback dropped)."""
+        own message quotes the token: it is replaced, and its traceback dropped), and
+        `AlreadyRunning` when another bridge uses the same bridge database."""
         try:
-            await self._serve(stop, ready)
+            with exclusive(self.config.ledger_path):
+                self.ledger.prune()
+                await self._serve(stop, ready)
         except InvalidToken as exc:
             refused = redact(exc.message)
         else:

@@ -89,7 +89,7 @@ def bridge(
         from telegram.error import InvalidToken
 
         from coachloop.chat.agent import RunnerAgent
-        from coachloop.chat.telegram import Bridge
+        from coachloop.chat.telegram import AlreadyRunning, Bridge
 
         try:
             asyncio.run(_serve(Bridge(config, RunnerAgent(), store=store)))
@@ -97,5 +97,7 @@ def bridge(
             raise click.ClickException(
                 "Telegram refused the bot token (check COACHLOOP_TELEGRAM_TOKEN)"
             ) from None
+        except AlreadyRunning as exc:
+            raise click.ClickException(str(exc)) from None
     except (ConfigError, StoreError) as exc:
         raise click.ClickException(redact(str(exc))) from None
