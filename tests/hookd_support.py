@@ -11,6 +11,7 @@ import os
 import re
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -234,6 +235,14 @@ def start_serve(*args: str, env: dict[str, str], ready_timeout: float = 20) -> S
         port=int(port.group(1)) if port else None,
         env=env,
     )
+
+
+def read_all(conn: socket.socket) -> bytes:
+    """Everything the peer sends until it closes."""
+    chunks = []
+    while chunk := conn.recv(65536):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def wait_for(predicate: Any, timeout: float = 10, interval: float = 0.02) -> Any:

@@ -22,21 +22,19 @@ from pathlib import Path
 import pytest
 
 from coachloop.agents import client
-from coachloop.server.daemon import daemon_pid, stop_daemon
+from coachloop.server import daemon_pid, stop_daemon
 from hookd_support import (
     COACHLOOP,
     CONVERSATION_BLOCKS,
-    HEDGED,
     blocks,
     conversation,
-    generated_bad_payloads,
     hook_env,
+    read_all,
     reference,
     run_hook,
     serve_processes,
     start_serve,
     stop,
-    valid_reply,
     wait_for,
 )
 
@@ -167,13 +165,6 @@ def fake_daemon(path: str, respond: Callable[[socket.socket], None]) -> threadin
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     return thread
-
-
-def read_all(conn: socket.socket) -> bytes:
-    chunks = []
-    while chunk := conn.recv(65536):
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 @pytest.mark.parametrize(
@@ -310,80 +301,6 @@ def test_unusable_socket_paths_fall_back(tmp_path: Path, short_dir: Path, projec
         assert [(done.returncode, done.stdout)] == expected, path
     stop_daemon(str(stale))
     stop_daemon(str(short_dir / "absent.sock"))
-
-
-# --- the daemon's side of the protocol ----------------------------------------------------
-
-
-def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_path: Path) -> None:
-    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
-    path = str(short_dir / "hookd.sock")
-    daemon = start_serve("--no-http", "--socket", path, env=env)
-    try:
-        for request in (b"", b"hello", client.MAGIC + b"\n{}", client.MAGIC + b"x" * 100 + b"\n{}"):
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.settimeout(5)
-            s.connect(path)
-            s.sendall(request)
-            s.shutdown(socket.SHUT_WR)
-            assert read_all(s) == b"0\n", request
-            s.close()
-        reply = client.ask_daemon(path, "claude-code", b"\xff\xfe binary", 5)
-        assert reply is not None and reply[0] == 0 and valid_reply(reply[1])
-    finally:
-        assert daemon.stop() == 0
-
-
-def test_daemon_survives_generated_bad_input(short_dir: Path, tmp_path: Path, project: str) -> None:
-    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
-    path = str(short_dir / "hookd.sock")
-    daemon = start_serve("--no-http", "--socket", path, env=env)
-    try:
-        start = time.monotonic()
-        for raw in generated_bad_payloads(350, project):
-            reply = client.ask_daemon(path, "claude-code", raw, 10)
-            assert reply is not None and reply[0] == 0 and valid_reply(reply[1]), raw[:80]
-        assert time.monotonic() - start < 30
-        # still answering real hooks afterwards
-        ok = client.ask_daemon(path, "claude-code", stop("sess-after", HEDGED, cwd=project), 10)
-        assert ok is not None and blocks([ok]) == [True]
-    finally:
-        assert daemon.stop() == 0
-
-
-def test_second_daemon_on_the_same_socket_leaves_it_to_the_first(
-    short_dir: Path, tmp_path: Path
-) -> None:
-    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
-    path = str(short_dir / "hookd.sock")
-    first = start_serve("--no-http", "--socket", path, env=env)
-    try:
-        second = subprocess.run(
-            [sys.executable, "-m", "coachloop", "serve", "--no-http", "--socket", path],
-            check=False,
-            env=env,
-            capture_output=True,
-            timeout=30,
-        )
-        assert second.returncode == 0 and b"another daemon serves" in second.stderr + second.stdout
-        assert daemon_pid(path) == first.proc.pid
-        assert client.ask_daemon(path, "claude-code", b"{}", 5) is not None
-    finally:
-        assert first.stop() == 0
-
-
-def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_path: Path) -> None:
-    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
-    path = str(short_dir / "idle.sock")
-    idle = start_serve("--no-http", "--socket", path, "--idle-timeout", "1", env=env)
-    assert idle.proc.wait(10) == 0
-    assert not os.path.exists(path) and not os.path.exists(path + ".lock")
-    idle.stop()
-    other = str(short_dir / "gone.sock")
-    gone = start_serve("--no-http", "--socket", other, env=env)
-    os.unlink(other)  # e.g. its data directory was deleted
-    assert gone.proc.wait(10) == 0
-    gone.stop()
 
 
 # --- the client's own cost and configuration ---------------------------------------------

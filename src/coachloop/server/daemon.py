@@ -6,28 +6,26 @@ removed or replaced (e.g. its data directory was deleted). Shutdown stops listen
 removes the socket file, lets requests in flight finish (at most `DRAIN_TIMEOUT` s), then
 releases the lock.
 
-One daemon per socket: `<socket>.lock` is held (flock) for the process's life and holds
-its pid. A daemon that cannot take it within `lock_wait` seconds leaves the socket to the
-holder (and exits, when it has no HTTP endpoint to serve). `stop_daemon(path)` stops the
-holder; tests use it to clean up daemons that hooks spawned.
+One daemon per socket (`lock.py`): a daemon that cannot take the socket's lock within
+`lock_wait` seconds leaves the socket to the holder (and exits, when it has no HTTP
+endpoint to serve).
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import importlib
 import logging
 import os
 import signal
 import sys
 import threading
-import time
 from dataclasses import dataclass
 from typing import TextIO
 
 from coachloop.server.activity import Activity
 from coachloop.server.http import HookHTTPServer
+from coachloop.server.lock import acquire_lock, release_lock
 from coachloop.server.sock import HookSocketServer
 
 log = logging.getLogger("coachloop.server")
@@ -111,6 +109,13 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
             thread.start()
             threads.append(thread)
         print(f"coachloop serve: {describe(servers)} (pid {os.getpid()})", file=out, flush=True)
+        if options.http and not options.token and not _loopback(options.host):
+            print(
+                f"coachloop serve: warning: {options.host} is reachable from other machines "
+                "and COACHLOOP_SERVE_TOKEN is not set: anyone who reaches it can post hooks",
+                file=out,
+                flush=True,
+            )
         log.info("serving %s", describe(servers))
         reason = _watch(stop, activity, sock_server, options.idle_timeout)
         log.info("stopping: %s (%d requests served)", reason, activity.served)
@@ -125,6 +130,17 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
         activity.wait_drained(DRAIN_TIMEOUT)
         if lock_fd is not None and options.socket_path:
             release_lock(options.socket_path + ".lock", lock_fd)
+
+
+def _loopback(host: str) -> bool:
+    import ipaddress
+
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def describe(servers: list[HookSocketServer | HookHTTPServer]) -> str:
@@ -198,75 +214,3 @@ def _log_to_file() -> None:
     )
     log.addHandler(handler)
     log.setLevel(logging.INFO)
-
-
-# --- the socket's lock ------------------------------------------------------------------
-
-
-def acquire_lock(lock_path: str, wait: float = 0.0) -> int | None:
-    """Take `lock_path` (flock, exclusive) and write our pid in it; the open fd, or None
-    when another process holds it for longer than `wait` seconds."""
-    deadline = time.monotonic() + wait
-    while True:
-        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            os.close(fd)
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.05)
-            continue
-        try:  # the previous holder may have unlinked the file we opened
-            current = os.stat(lock_path).st_ino == os.fstat(fd).st_ino
-        except FileNotFoundError:
-            current = False
-        if current:
-            os.ftruncate(fd, 0)
-            os.write(fd, f"{os.getpid()}\n".encode())
-            return fd
-        os.close(fd)
-
-
-def release_lock(lock_path: str, fd: int) -> None:
-    """Remove and release a lock taken by `acquire_lock` (removal first: no race)."""
-    with contextlib.suppress(OSError):
-        os.unlink(lock_path)
-    os.close(fd)
-
-
-def daemon_pid(socket_path: str) -> int | None:
-    """The pid of the live daemon serving `socket_path`, or None."""
-    lock_path = socket_path + ".lock"
-    try:
-        fd = os.open(lock_path, os.O_RDONLY)
-    except OSError:
-        return None
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-        except BlockingIOError:  # held: a daemon is alive
-            text = os.read(fd, 32).decode(errors="replace").strip()
-            return int(text) if text.isdigit() else None
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        return None
-    finally:
-        os.close(fd)
-
-
-def stop_daemon(socket_path: str, timeout: float = 10.0) -> bool:
-    """SIGTERM the daemon serving `socket_path` and wait for it to exit (SIGKILL after
-    `timeout`). True if one was running."""
-    pid = daemon_pid(socket_path)
-    if pid is None:
-        return False
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + timeout
-    while daemon_pid(socket_path) == pid:
-        if time.monotonic() > deadline:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-            break
-        time.sleep(0.02)
-    return True

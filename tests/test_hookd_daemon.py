@@ -1,0 +1,117 @@
+"""The hook daemon's side of the unix-socket protocol, against real `coachloop serve`
+processes: bad requests get the empty reply, generated garbage never stops it, one
+daemon per socket, and it ends on idle, on SIGTERM or when its socket file goes away."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from coachloop.agents import client
+from coachloop.server import daemon_pid
+from hookd_support import (
+    HEDGED,
+    blocks,
+    generated_bad_payloads,
+    hook_env,
+    read_all,
+    start_serve,
+    stop,
+    valid_reply,
+)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> str:
+    path = tmp_path / "project"
+    path.mkdir()
+    return str(path)
+
+
+@pytest.fixture
+def short_dir() -> Iterator[Path]:
+    """A directory with a short path (unix socket paths are limited to ~107 bytes)."""
+    path = Path(tempfile.mkdtemp(prefix="clh-"))
+    path.chmod(0o700)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_path: Path) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    daemon = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        for request in (b"", b"hello", client.MAGIC + b"\n{}", client.MAGIC + b"x" * 100 + b"\n{}"):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.settimeout(5)
+            s.connect(path)
+            s.sendall(request)
+            s.shutdown(socket.SHUT_WR)
+            assert read_all(s) == b"0\n", request
+            s.close()
+        reply = client.ask_daemon(path, "claude-code", b"\xff\xfe binary", 5)
+        assert reply is not None and reply[0] == 0 and valid_reply(reply[1])
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_daemon_survives_generated_bad_input(short_dir: Path, tmp_path: Path, project: str) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    daemon = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        start = time.monotonic()
+        for raw in generated_bad_payloads(350, project):
+            reply = client.ask_daemon(path, "claude-code", raw, 10)
+            assert reply is not None and reply[0] == 0 and valid_reply(reply[1]), raw[:80]
+        assert time.monotonic() - start < 30
+        # still answering real hooks afterwards
+        ok = client.ask_daemon(path, "claude-code", stop("sess-after", HEDGED, cwd=project), 10)
+        assert ok is not None and blocks([ok]) == [True]
+    finally:
+        assert daemon.stop() == 0
+
+
+def test_second_daemon_on_the_same_socket_leaves_it_to_the_first(
+    short_dir: Path, tmp_path: Path
+) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "hookd.sock")
+    first = start_serve("--no-http", "--socket", path, env=env)
+    try:
+        second = subprocess.run(
+            [sys.executable, "-m", "coachloop", "serve", "--no-http", "--socket", path],
+            check=False,
+            env=env,
+            capture_output=True,
+            timeout=30,
+        )
+        assert second.returncode == 0 and b"another daemon serves" in second.stderr + second.stdout
+        assert daemon_pid(path) == first.proc.pid
+        assert client.ask_daemon(path, "claude-code", b"{}", 5) is not None
+    finally:
+        assert first.stop() == 0
+
+
+def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_path: Path) -> None:
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
+    path = str(short_dir / "idle.sock")
+    idle = start_serve("--no-http", "--socket", path, "--idle-timeout", "1", env=env)
+    assert idle.proc.wait(10) == 0
+    assert not os.path.exists(path) and not os.path.exists(path + ".lock")
+    idle.stop()
+    other = str(short_dir / "gone.sock")
+    gone = start_serve("--no-http", "--socket", other, env=env)
+    os.unlink(other)  # e.g. its data directory was deleted
+    assert gone.proc.wait(10) == 0
+    gone.stop()
