@@ -15,7 +15,14 @@ Anything unexpected (an unknown agent, malformed or binary JSON, wrong types, mi
 fields, huge strings, a store or configuration error, a bug) fails open: empty stdout,
 exit 0, and one line in `$COACHLOOP_HOME/logs/hook.log` (the error's type and its
 message, redacted and cut; never the payload). Safe to call from many threads at once:
-every call opens and closes its own store connection.
+the store, settings and judge of a project are opened once per process and shared
+(`coachloop.agents.supervisors`); stores serialise their own access, and every decision
+is one store transaction.
+
+The pieces: `payload` (untrusted JSON, the normalised `Hook`, replies), one adapter per
+agent (`claude_code`, `codex`, `gemini`), `dispatch` (stops and prompts through the
+supervisor), `lifecycle` (notifications, session start and end), `delivery` (the
+console channel).
 """
 
 from __future__ import annotations
