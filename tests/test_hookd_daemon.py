@@ -115,3 +115,46 @@ def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_pat
     os.unlink(other)  # e.g. its data directory was deleted
     assert gone.proc.wait(10) == 0
     gone.stop()
+
+
+# --- the real Claude Code, its command hooks answered by the warm daemon -------------------
+
+
+def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) -> None:
+    import json
+
+    from coachloop.agents.claude_env import find_claude, hook_settings, offline_env
+    from coachloop.testing import ScriptedModel, text
+    from hookd_support import EVIDENCED
+
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps(hook_settings()))
+    with ScriptedModel([text(HEDGED), text(EVIDENCED)], side_call="Title") as model:
+        env = offline_env(model.base_url, tmp_path / "claude-home", base=hook_env())
+        path = client.socket_path(env)
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        daemon = start_serve("--port", "0", "--socket", path, env=env)
+        argv = [str(find_claude()), "-p", "fix the login bug", "--output-format", "json"]
+        try:
+            done = subprocess.run(
+                [*argv, "--settings", str(settings)],
+                cwd=project,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=120,
+                check=False,
+            )
+            assert done.returncode == 0, done.stderr
+            assert json.loads(done.stdout)["result"] == EVIDENCED
+            turns = [json.dumps(r.json) for r in model.model_requests]
+            assert len(turns) == 2 and "[System Coach]" in turns[1]  # coached by our block
+            assert "[System Coach]" not in turns[0]
+            import urllib.request
+
+            with urllib.request.urlopen(daemon.url + "/health", timeout=5) as resp:
+                served = json.load(resp)["served"]
+            assert served >= 3  # prompt, hedged stop, evidenced stop (+ session events)
+            assert daemon_pid(path) == daemon.proc.pid  # no other daemon was spawned
+        finally:
+            assert daemon.stop() == 0
