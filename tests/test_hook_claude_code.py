@@ -352,6 +352,25 @@ def test_the_project_is_the_git_work_tree_of_cwd(project: Path, tmp_path: Path) 
         assert store.get_session("s1").project == str(project)
 
 
+def test_without_a_project_the_users_store_is_used(tmp_path: Path) -> None:
+    call(AGENT, stop("s1", "", QUESTION))
+    call(AGENT, stop("s2", tmp_path / "missing", QUESTION))
+    with store_of(None) as store:
+        assert sorted(s.session_id for s in store.list_sessions()) == ["s1", "s2"]
+
+
+def test_a_config_change_and_a_deleted_store_are_picked_up_between_calls(project: Path) -> None:
+    assert decision(call(AGENT, stop("s1", project, HEDGE))) is not None
+    (project / ".coachloop" / "config.toml").write_text("max_auto_continues = 0\n")
+    assert call(AGENT, stop("s2", project, HEDGE)).stdout == b""  # cap 0: delivered
+    for path in (project / ".coachloop").glob("coachloop.db*"):
+        path.unlink()
+    assert call(AGENT, stop("s3", project, HEDGE)).stdout == b""
+    with store_of(project) as store:
+        assert [s.session_id for s in store.list_sessions()] == ["s3"]  # a fresh file
+        assert store.timeline("s3")[0].why.startswith("auto-continue cap reached (0/0)")
+
+
 def test_console_delivery_shows_each_entry_once_and_leaves_the_outbox(project: Path) -> None:
     call(AGENT, stop("s1", project, QUESTION))
     call(AGENT, stop("s2", project, EVIDENCE))
