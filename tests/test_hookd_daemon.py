@@ -103,7 +103,9 @@ def test_second_daemon_on_the_same_socket_leaves_it_to_the_first(
         assert first.stop() == 0
 
 
-def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_path: Path) -> None:
+def test_idle_timeout_removed_socket_or_home_end_the_daemon(
+    short_dir: Path, tmp_path: Path
+) -> None:
     env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"))
     path = str(short_dir / "idle.sock")
     idle = start_serve("--no-http", "--socket", path, "--idle-timeout", "1", env=env)
@@ -112,9 +114,17 @@ def test_idle_timeout_and_removed_socket_end_the_daemon(short_dir: Path, tmp_pat
     idle.stop()
     other = str(short_dir / "gone.sock")
     gone = start_serve("--no-http", "--socket", other, env=env)
-    os.unlink(other)  # e.g. its data directory was deleted
+    os.unlink(other)  # someone removed the socket file
     assert gone.proc.wait(10) == 0
     gone.stop()
+    home = tmp_path / "throw-away-home"
+    home.mkdir()
+    outside = str(short_dir / "outside.sock")  # e.g. the /tmp fallback of a long home path
+    orphan = start_serve("--no-http", "--socket", outside, env={**env, "COACHLOOP_HOME": str(home)})
+    shutil.rmtree(home)
+    assert orphan.proc.wait(10) == 0
+    orphan.stop()
+    assert not os.path.exists(outside)
 
 
 # --- the real Claude Code, its command hooks answered by the warm daemon -------------------

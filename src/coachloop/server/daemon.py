@@ -1,10 +1,10 @@
 """The warm process's lifecycle: lock, listen, watch, shut down cleanly.
 
 `run(options)` serves the HTTP endpoint and/or the unix socket until SIGTERM/SIGINT, the
-idle timeout (no request for `idle_timeout` seconds; 0 = never), or the socket file being
-removed or replaced (e.g. its data directory was deleted). Shutdown stops listening,
-removes the socket file, lets requests in flight finish (at most `DRAIN_TIMEOUT` s), then
-releases the lock.
+idle timeout (no request for `idle_timeout` seconds; 0 = never), or, with a socket, the
+socket file being removed or replaced, or `$COACHLOOP_HOME` being deleted. Shutdown
+stops listening, removes the socket file, lets requests in flight finish (at most
+`DRAIN_TIMEOUT` s), then releases the lock.
 
 One daemon per socket (`lock.py`): a daemon that cannot take the socket's lock within
 `lock_wait` seconds leaves the socket to the holder (and exits, when it has no HTTP
@@ -159,12 +159,19 @@ def _watch(
     sock_server: HookSocketServer | None,
     idle_timeout: float,
 ) -> str:
-    """Block until a reason to stop; returns it."""
+    """Block until a reason to stop; returns it. A daemon serving a socket also stops
+    when its data directory is deleted (a throw-away home: tests, demos)."""
+    from coachloop.config import home
+
+    data_dir = home()
+    watch_home = sock_server is not None and data_dir.is_dir()
     while not stop.wait(WATCH_INTERVAL):
         if idle_timeout > 0 and activity.idle_for() >= idle_timeout:
             return f"idle for {idle_timeout:g} s"
         if sock_server is not None and not sock_server.owns_path():
             return "socket file removed"
+        if watch_home and not data_dir.is_dir():
+            return f"data directory {data_dir} removed"
     return "signal"
 
 
