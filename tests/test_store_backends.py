@@ -158,3 +158,14 @@ def test_redis_first_writers_racing_on_project_end_up_in_one_place(store_spec: o
     finally:
         a.close()
         b.close()
+
+
+def test_a_project_store_is_kept_out_of_git(tmp_path: Path) -> None:
+    from coachloop.store import open_store
+
+    store = open_store(project=tmp_path)
+    try:
+        ignore = tmp_path / ".coachloop" / ".gitignore"
+        assert ignore.read_text().splitlines()[-1] == "*"
+    finally:
+        store.close()

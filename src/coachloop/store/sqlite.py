@@ -45,6 +45,18 @@ def _statements(sql: str) -> list[str]:
     return [s.strip() for s in sql.split(";") if s.strip()]
 
 
+def _ignore_in_git(folder: Path) -> None:
+    """Keep a project's `.coachloop/` (agent messages, sessions) out of its commits."""
+    if folder.name != ".coachloop":
+        return
+    marker = folder / ".gitignore"
+    try:
+        if not marker.exists():
+            marker.write_text("# written by coachloop: local state, never committed\n*\n")
+    except OSError:
+        pass  # a read-only folder still works as a store
+
+
 class SQLiteStore(StoreBase):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
     many processes (SQLite's file locks). Use as a context manager or call `close()`."""
@@ -57,6 +69,7 @@ class SQLiteStore(StoreBase):
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreError(f"cannot create the store directory for {self.path}: {exc}") from exc
+        _ignore_in_git(self.path.parent)
         self._lock = threading.RLock()
         try:
             self._db = sqlite3.connect(
