@@ -3,12 +3,12 @@
 `run_claude(project, prompt, allowed_tools, ...)` starts a new session (or resumes
 `resume`) in `project`, allowing exactly `allowed_tools` without a permission prompt,
 and returns its final text, session id, cost and tokens. A runner failure becomes
-`is_error`; a missing runner or binary raises `PlayerUnavailable`.
+`is_error` (a timeout also sets `timed_out`); a missing Claude Code binary raises
+`PlayerUnavailable`.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,7 +21,8 @@ __all__ = ["ClaudeRun", "run_claude"]
 
 @dataclass(frozen=True, slots=True)
 class ClaudeRun:
-    """The outcome of one headless Claude Code turn."""
+    """The outcome of one headless Claude Code turn (`text`: its final message, or why
+    there is none)."""
 
     text: str
     session_id: str | None
@@ -29,13 +30,6 @@ class ClaudeRun:
     cost_usd: float | None = None
     tokens: int | None = None
     timed_out: bool = False
-
-
-def _runner() -> Any:
-    try:
-        return importlib.import_module("coachloop.agents.runner")
-    except ImportError as exc:
-        raise PlayerUnavailable(f"the headless Claude Code runner is unavailable: {exc}") from exc
 
 
 def run_claude(
@@ -46,25 +40,33 @@ def run_claude(
     env: Mapping[str, str] | None = None,
     timeout: float = 1800.0,
     resume: str | None = None,
+    settings: Mapping[str, Any] | None = None,
 ) -> ClaudeRun:
     """Run one turn (see the module docstring)."""
-    runner = _runner()
-    settings = {"permissions": {"allow": list(allowed_tools)}}
+    from coachloop.agents.claude_env import ClaudeNotFound
+    from coachloop.agents.runner import run_turn
+    from coachloop.agents.turn import TurnError, TurnTimeoutError
+
     try:
-        result = runner.run_turn(
+        result = run_turn(
             project,
             prompt,
             resume=resume,
             settings=settings,
-            env=dict(env) if env is not None else None,
+            env=env,
             timeout=timeout,
+            allowed_tools=tuple(allowed_tools),
         )
-    except TimeoutError as exc:
-        return ClaudeRun(str(exc), resume, True, timed_out=True)
+    except ClaudeNotFound as exc:
+        raise PlayerUnavailable(str(exc)) from exc
+    except TurnTimeoutError as exc:
+        return ClaudeRun(str(exc), exc.session_id or resume, True, timed_out=True)
+    except TurnError as exc:
+        return ClaudeRun(str(exc), exc.session_id or resume, True)
     return ClaudeRun(
-        text=str(getattr(result, "result", "") or ""),
-        session_id=getattr(result, "session_id", None),
-        is_error=bool(getattr(result, "is_error", False)),
-        cost_usd=getattr(result, "cost_usd", None),
-        tokens=getattr(result, "tokens", None),
+        text=result.result,
+        session_id=result.session_id or None,
+        is_error=result.is_error,
+        cost_usd=result.cost_usd,
+        tokens=result.tokens,
     )

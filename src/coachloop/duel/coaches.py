@@ -42,6 +42,10 @@ __all__ = [
 ]
 
 
+# Claude Code as coach may read and inspect, never write.
+READ_ONLY = {"permissions": {"deny": ["Write", "Edit", "NotebookEdit", "MultiEdit"]}}
+
+
 class CoachError(RuntimeError):
     """The coach gave no answer at all."""
 
@@ -194,7 +198,9 @@ class ClaudeCodeCoach:
             + coach_prompt(context.requirements, context.evidence, context.turn, context.max_turns)
         )
         tools = self.allowed_tools(context)
-        first = run_claude(context.project, prompt, tools, env=self.env, timeout=self.timeout)
+        first = run_claude(
+            context.project, prompt, tools, env=self.env, timeout=self.timeout, settings=READ_ONLY
+        )
         if first.is_error or first.timed_out:
             raise CoachError(f"Claude Code coach failed: {first.text[:300]}")
         raw, attempts, last = first.text, 1, first
@@ -208,6 +214,7 @@ class ClaudeCodeCoach:
                 env=self.env,
                 timeout=self.timeout,
                 resume=first.session_id,
+                settings=READ_ONLY,
             )
             raw, attempts = last.text, 2
         cost = sum(r.cost_usd or 0.0 for r in {id(first): first, id(last): last}.values())

@@ -198,11 +198,12 @@ class ClaudeCodePlayer:
         result = run_claude(
             turn.project, prompt, self.allowed_tools, env=self.env, timeout=self.timeout
         )
+        failed = result.is_error and not result.timed_out
         return PlayerRun(
             exit_code=1 if result.is_error else 0,
             duration_s=time.monotonic() - started,
             timed_out=result.timed_out,
-            error=None,
+            error=f"Claude Code turn failed: {result.text[:300]}" if failed else None,
             output_tail=(result.text or "")[-4000:],
             tokens=result.tokens,
             cost_usd=result.cost_usd,

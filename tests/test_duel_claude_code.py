@@ -1,0 +1,141 @@
+"""The duel with the real Claude Code (the binary bundled in claude-agent-sdk) on the
+scripted model, offline: Claude Code as the player (fresh session each turn, really
+writing files through its Write and Bash tools), and Claude Code as a read-only coach
+that runs the coach tools and whose approval is still enforced."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coachloop.agents.claude_env import offline_env
+from coachloop.duel.coaches import ClaudeCodeCoach, RulesCoach
+from coachloop.duel.orchestrator import DuelConfig, run_duel
+from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer
+from coachloop.testing import ScriptedModel, text, tool_use
+from coachloop.testing.replies import Reply, Step
+from test_duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
+
+BUGGY = "def add(a, b):\n    return a - b\n"
+TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast_pytest(monkeypatch)
+
+
+def _conversation(body: dict[str, Any]) -> str:
+    return json.dumps(body.get("messages", []))
+
+
+def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    root = project / ".coachloop" / "duel" / "CC"
+
+    def report(turn: int, files: list[str]) -> Reply:
+        path = root / "coordination" / "player" / f"turn_{turn}" / "report.json"
+        body = {
+            "task_id": "CC",
+            "turn": turn,
+            "files_modified": files,
+            "tests_written": ["tests/test_calc.py::test_add"],
+            "tests_passing": True,
+            "implementation_notes": "add() with a test",
+            "concerns": [],
+        }
+        return tool_use("Write", {"file_path": str(path), "content": json.dumps(body)})
+
+    def fix_if_told(body: dict[str, Any]) -> Reply:
+        # Turn 2 starts a new session whose prompt must carry the coach's feedback.
+        seen = _conversation(body)
+        if "tests/test_calc.py::test_add" in seen and "assert -1 == 5" in seen:
+            fix = "printf 'def add(a, b):\\n    return a + b\\n' > calc.py"
+            return tool_use("Bash", {"command": fix, "description": "fix add"})
+        return text("NO FEEDBACK RECEIVED")
+
+    script: list[Step] = [
+        tool_use("Bash", {"command": "mkdir -p tests", "description": "tests folder"}),
+        tool_use("Write", {"file_path": str(project / "calc.py"), "content": BUGGY}),
+        tool_use("Write", {"file_path": str(project / "tests/test_calc.py"), "content": TEST}),
+        report(1, ["calc.py", "tests/test_calc.py"]),
+        text("Done: add() is implemented and all tests pass."),
+        fix_if_told,
+        report(2, ["calc.py"]),
+        text("Fixed add()."),
+    ]
+    home = tmp_path / "home"
+    home.mkdir()
+    with ScriptedModel(script, side_call="Title") as model:
+        player = ClaudeCodePlayer(env=offline_env(model.base_url, home), timeout=120)
+        config = DuelConfig(
+            project, project / "REQUIREMENTS.md", task_id="CC", max_turns=3, coverage=False
+        )
+        result = run_duel(config, player, RulesCoach())
+        requests = model.model_requests
+        assert model.remaining == 0
+
+    assert result.outcome == "approved" and result.exit_code == 0, result.reason
+    first, second = result.turns
+    assert first.decision.decision == "feedback"
+    assert first.decision.items[0].location == "tests/test_calc.py::test_add"
+    assert first.evidence.report is not None and first.evidence.report["tests_passing"] is True
+    assert second.decision.decision == "approve"
+    assert (project / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    # A fresh session each turn, with tokens and cost reported.
+    assert first.player.session_id and second.player.session_id
+    assert first.player.session_id != second.player.session_id
+    assert first.player.tokens and first.player.cost_usd is not None
+    opening = _conversation(requests[0].json)
+    assert "Write `calc.add(a, b)`" in opening and "turn_1/report.json" in opening
+    assert "coach_feedback" not in opening
+    assert "NO FEEDBACK" not in json.dumps([r.served for r in requests])
+
+
+def test_claude_code_as_a_read_only_coach(tmp_path: Path) -> None:
+    project = make_project(tmp_path)
+    player = CommandPlayer(write_player(tmp_path, TWO_TURN_PLAYER))
+    tools = f"{shlex.quote(sys.executable)} -m coachloop.duel.tools"
+    approve = {"decision": "approve", "rationale": "Looks right.", "items": [], "severity": "minor"}
+    intruder = project / "coach_was_here.txt"
+
+    def approve_after_seeing_failure(body: dict[str, Any]) -> Reply:
+        seen = _conversation(body)
+        assert "FAILED tests/test_calc.py::test_add" in seen  # the coach tool really ran
+        return text(json.dumps(approve))
+
+    script: list[Step] = [
+        tool_use(
+            "Bash",
+            {
+                "command": f"{tools} run_all_tests --project {project}",
+                "description": "run the tests",
+            },
+        ),
+        tool_use("Write", {"file_path": str(intruder), "content": "x"}),  # must be refused
+        approve_after_seeing_failure,  # the coach approves anyway: enforcement overrides
+        text("Reviewed. " + json.dumps(approve)),  # turn 2
+    ]
+    home = tmp_path / "home"
+    home.mkdir()
+    with ScriptedModel(script, side_call="Title") as model:
+        coach = ClaudeCodeCoach(env=offline_env(model.base_url, home), timeout=120)
+        config = DuelConfig(
+            project, project / "REQUIREMENTS.md", task_id="RC", max_turns=2, coverage=False
+        )
+        result = run_duel(config, player, coach)
+        assert model.errors == [] and model.remaining == 0
+        after_write = model.model_requests[2].json["messages"][-1]["content"]
+    refusal = next(b for b in after_write if b.get("type") == "tool_result")
+    assert refusal.get("is_error") is True, refusal
+    assert not intruder.exists()
+    first, second = result.turns
+    assert first.decision.coach_decision == "approve"
+    assert first.decision.decision == "feedback" and first.decision.overrides
+    assert second.decision.decision == "approve" and result.outcome == "approved"
+    assert first.coach_reply is not None and first.coach_reply.cost_usd is not None
