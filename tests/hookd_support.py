@@ -152,10 +152,12 @@ def generated_bad_payloads(n: int, cwd: str, seed: int = 4) -> list[bytes]:
 
 
 def hook_env(**overrides: str) -> dict[str, str]:
-    """The test's environment (its own COACHLOOP_HOME) plus `overrides`. A daemon a hook
-    spawns from it exits after 60 s idle, should a test fail to stop it."""
+    """The test's environment (its own COACHLOOP_HOME) with the daemon path on (whatever
+    the suite's default), plus `overrides`. A daemon a hook spawns from it exits after
+    60 s idle, should a test fail to stop it."""
     env = dict(os.environ)
     env.pop("COACHLOOP_HOOK_SOCKET", None)
+    env["COACHLOOP_HOOK_DAEMON"] = "1"
     env["COACHLOOP_HOOK_IDLE_TIMEOUT"] = "60"
     env.update(overrides)
     return env
