@@ -67,7 +67,9 @@ class RecordingAgent:
     gate: threading.Event | None = None
     fail: bool = False
 
-    def run_turn(self, project_dir: Path, prompt: str, resume: str | None) -> Outcome:
+    def run_turn(
+        self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
+    ) -> Outcome:
         self.calls.append((project_dir, prompt, resume))
         if self.gate is not None:
             self.gate.wait(10)

@@ -1,19 +1,28 @@
 """The seam between the bridge and the agent it resumes: one headless turn.
 
-`Agent.run_turn(project_dir, prompt, resume)` runs one turn of the agent in
+`Agent.run_turn(project_dir, prompt, resume, supervisor)` runs one turn of the agent in
 `project_dir` (resuming session `resume`, or starting a new session when None) and
 returns when the turn is over, with at least the session id. The turn's stops are judged
-by the agent's hooks like any other; the bridge only starts turns.
+by the agent's hooks like any other; the bridge only starts turns. `supervisor` is the
+bridge's own supervisor of the store the session lives in: an agent that records or
+reads anything uses it rather than opening that store a second time in this process:
+opening a SQLite store checks the file's header through a file handle of its own, and
+closing that handle drops the POSIX locks of every other connection to the file in the
+process, so another process may then checkpoint and delete the WAL under them.
 
-`RunnerAgent` adapts `coachloop.agents.runner.run_turn` (the headless runner); tests pass
-any object with the same method.
+`RunnerAgent` is the real one: Claude Code through the headless runner, judged through
+the supervisor; tests may pass any object with the same method.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from coachloop.supervisor import Supervisor
 
 
 class TurnOutcome(Protocol):
@@ -29,7 +38,9 @@ class TurnOutcome(Protocol):
 class Agent(Protocol):
     """Runs one agent turn; blocking (the bridge calls it in a worker thread)."""
 
-    def run_turn(self, project_dir: Path, prompt: str, resume: str | None) -> TurnOutcome: ...
+    def run_turn(
+        self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
+    ) -> TurnOutcome: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,16 +54,24 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class RunnerAgent:
-    """The headless runner (`coachloop.agents.runner.run_turn`), with extra keyword
-    arguments passed through (e.g. the agent binary or a timeout)."""
+    """Claude Code run headless in the session's directory (`coachloop.agents.runner`);
+    its stops are judged by our hooks inside the agent (installed in the project, or
+    passed as `settings`).
 
-    options: tuple[tuple[str, Any], ...] = ()
+    `settings` are extra Claude Code settings (e.g. `hook_settings()` when the project has
+    no hooks installed), `env` its environment (default: the bridge's), `timeout` the
+    limit of one turn in seconds. The human's message is recorded by the bridge before a
+    resume; for a new session the runner records the prompt unless our hook did.
+    """
 
-    def run_turn(self, project_dir: Path, prompt: str, resume: str | None) -> TurnOutcome:
-        import importlib
+    settings: Path | str | Mapping[str, Any] | None = None
+    env: Mapping[str, str] | None = None
+    timeout: float = 600.0
 
-        runner: Any = importlib.import_module("coachloop.agents.runner")
-        result: TurnOutcome = runner.run_turn(
-            project_dir, prompt, resume=resume, **dict(self.options)
-        )
-        return result
+    def run_turn(
+        self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
+    ) -> TurnOutcome:
+        from coachloop.agents.runner import ClaudeCode
+
+        agent = ClaudeCode(project_dir, settings=self.settings, env=self.env, timeout=self.timeout)
+        return agent.run_turn(prompt, resume=resume)

@@ -143,6 +143,7 @@ class ChatHandlers:
                 msg.text,
                 None,
                 source.key,
+                source.supervisor,
                 msg.message_id,
                 ack.message_id if ack else None,
             )
@@ -172,7 +173,11 @@ class ChatHandlers:
         )
         self.router.ledger.bind(session_id, chat_id, source.key, str(directory))
         busy = self.turns.running(session_id)
-        self.turns.submit(TurnRequest(chat_id, directory, text, session_id, source.key, reply_to))
+        self.turns.submit(
+            TurnRequest(
+                chat_id, directory, text, session_id, source.key, source.supervisor, reply_to
+            )
+        )
         after = " after its running turn" if busy else ""
         ack = await self._say(
             chat_id, f"↪ resuming <code>{short_id(session_id)}</code>{after}", reply_to

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from coachloop.chat.agent import Agent, TurnOutcome
 from coachloop.chat.security import redact
+from coachloop.supervisor import Supervisor
 
 log = logging.getLogger("coachloop.chat.turns")
 
@@ -33,6 +34,7 @@ class TurnRequest:
     prompt: str
     resume: str | None
     store: str  # the store key of the session's source
+    supervisor: Supervisor  # the bridge's supervisor of that store
     reply_to: int | None = None  # the human's message
     ack: int | None = None  # the bridge's acknowledgement, mapped to the session later
 
@@ -95,6 +97,7 @@ class Turns:
                     request.project_dir,
                     request.prompt,
                     request.resume,
+                    request.supervisor,
                 )
             except Exception as exc:
                 error = exc

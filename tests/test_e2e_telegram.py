@@ -1,0 +1,81 @@
+"""End to end: a Telegram reply resumes a real Claude Code session.
+
+The real Claude Code binary (from the claude-agent-sdk wheel) runs on the package's
+scripted model with our hooks; the real python-telegram-bot client talks to the local
+Bot API server over HTTP. The agent asks a question; the bridge delivers it to the chat;
+the human replies to it; the bridge records the reply and resumes that very session
+through the headless runner; in the resumed turn the agent hedges (our Stop hook coaches
+it back to work, and the hedge never reaches the chat), then reports with evidence, and
+that stop comes back to the chat.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from coachloop.agents.claude_env import hook_settings, offline_env
+from coachloop.chat.agent import RunnerAgent
+from coachloop.chat.telegram import Bridge
+from coachloop.supervisor import Supervisor
+from coachloop.testing import ScriptedModel, text
+from coachloop.testing.telegram_api import TelegramBotAPI
+from telegram_support import Running, config, pending, wait
+
+CHAT = 42
+QUESTION = "Should the cart use Postgres or SQLite? I need your call before I change the schema."
+HEDGE = "Switched the cart to SQLite. It should work now."
+DONE = (
+    "Switched the cart to SQLite in cart/store.py. Ran `python -m pytest -q`: "
+    "12 passed in 0.41s. Committed as 3f2a1bc."
+)
+REPLY = "SQLite, please: keep it simple."
+
+
+@pytest.mark.slow
+def test_a_chat_reply_resumes_the_real_claude_code_session(tmp_path: Path) -> None:
+    project = tmp_path / "shop"
+    project.mkdir()
+    script = [text(QUESTION), text(HEDGE), text(DONE)]
+    with ScriptedModel(script, side_call="Title") as model, TelegramBotAPI() as api:
+        env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
+        agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
+        setup = Supervisor.open(project)
+        first = agent.run_turn(project, "Set up the cart storage", None, setup)  # not via chat
+        session = first.session_id
+        assert pending(setup) == 1  # the question waits in the outbox for the bridge
+        setup.store.close()  # one connection per SQLite file in this process (chat/agent.py)
+        bridge = Bridge(config(api, {CHAT: project}), agent)
+        (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
+        with Running(bridge):
+            assert wait(lambda: pending(sup) == 0)
+            (question,) = api.sent
+            assert question.text.endswith(QUESTION)
+            assert question.text.startswith(f"🤖 shop · {session[:8]}")
+            api.push_text(CHAT, REPLY, reply_to=question.message_id)
+            assert wait(lambda: any("12 passed" in m.text for m in api.sent), 90)
+        texts = [m.text for m in api.sent]
+        raw = api.sent[2].raw
+    assert texts[1] == f"↪ resuming {session[:8]}"
+    assert texts[2] == f"🤖 shop · {session[:8]}\n\n{DONE.replace('`', '')}"
+    assert "Ran <code>python -m pytest -q</code>: 12 passed" in raw  # inline code as HTML
+    assert not any("should work now" in t for t in texts)  # the hedge stayed out of the chat
+    # The resumed turn is the same conversation: the reply and the question are in it.
+    second = json.dumps(model.model_requests[1].json["messages"])
+    assert REPLY in second and QUESTION in second
+    # Our Stop hook coached the hedge; the next model request carries the coaching.
+    third = json.dumps(model.model_requests[2].json["messages"])
+    assert "should work now" in third.lower() and "Stop hook feedback" in third
+    again = Supervisor.open(project)
+    timeline = again.store.timeline(session)
+    again.store.close()
+    humans = [(r.source, r.text) for r in timeline if r.kind == "human"]
+    assert ("chat", REPLY) in humans
+    stops = [(r.verdict_type, r.decision) for r in timeline if r.kind == "stop"]
+    assert stops == [
+        ("question", "deliver"),
+        ("status", "continue"),
+        ("completion", "deliver"),
+    ]
