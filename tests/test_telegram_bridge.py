@@ -193,9 +193,11 @@ def test_strangers_are_ignored_and_logged_once(
 def test_a_second_bridge_on_the_same_outbox_refuses_to_start(
     api: TelegramBotAPI, project: Path
 ) -> None:
-    with run(api, {CHAT: project}):
-        with pytest.raises(AlreadyRunning, match="another coachloop bridge \\(pid \\d+\\)"):
-            run(api, {CHAT: project}).start()
+    with (
+        run(api, {CHAT: project}),
+        pytest.raises(AlreadyRunning, match=r"another coachloop bridge \(pid \d+\)"),
+    ):
+        run(api, {CHAT: project}).start()
     assert len(api.calls_to("getMe")) == 1  # the second never reached Telegram
 
 

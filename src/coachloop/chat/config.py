@@ -11,6 +11,8 @@
     default_chat = 123456789         # deliveries no chat claims (default: the first chat)
     min_interval = 1.0               # seconds between two messages to one chat
     max_parts = 4                    # longer deliveries are sent as a document
+    poll_timeout = 10.0              # getUpdates long-poll seconds
+    outbox_interval = 1.0            # seconds between outbox checks
     token_file = "~/.coachloop/telegram.token"   # or token = "..." (file must be 0600)
 
     [telegram.chats]

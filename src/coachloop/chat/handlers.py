@@ -43,6 +43,7 @@ from coachloop.chat.security import AllowList, redact
 from coachloop.chat.split import escape
 from coachloop.chat.turns import TurnRequest, Turns
 from coachloop.events import HumanMessage
+from coachloop.supervisor.state import SessionState
 
 log = logging.getLogger("coachloop.chat.handlers")
 Context = ContextTypes.DEFAULT_TYPE
@@ -217,7 +218,7 @@ class ChatHandlers:
         ]
         await self._say(chat_id, commands.sessions_text(lines, len(pairs)))
 
-    async def _one(self, update: Update, context: Context) -> tuple[Any, Source] | None:
+    async def _one(self, update: Update, context: Context) -> tuple[SessionState, Source] | None:
         """The session named by the command's first argument, or None (answered)."""
         chat = update.effective_chat
         if chat is None:
