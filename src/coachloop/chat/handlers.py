@@ -158,7 +158,7 @@ class ChatHandlers:
         if directory is None:
             await self._say(
                 chat_id,
-                f"I don't know where session <code>{short_id(session_id)}</code> runs.",
+                f"I don't know where session <code>{escape(short_id(session_id))}</code> runs.",
                 reply_to,
             )
             return
@@ -181,7 +181,7 @@ class ChatHandlers:
         )
         after = " after its running turn" if busy else ""
         ack = await self._say(
-            chat_id, f"↪ resuming <code>{short_id(session_id)}</code>{after}", reply_to
+            chat_id, f"↪ resuming <code>{escape(short_id(session_id))}</code>{after}", reply_to
         )
         if ack is not None:
             self.router.ledger.note_message(chat_id, ack.message_id, session_id, source.key)
@@ -257,7 +257,7 @@ class ChatHandlers:
         )
         await self._say(
             update.effective_chat.id,
-            f"⏹ <code>{short_id(state.session_id)}</code> marked done;"
+            f"⏹ <code>{escape(short_id(state.session_id))}</code> marked done;"
             f" {dropped} queued turn(s) dropped.{running}",
         )
 

@@ -118,4 +118,9 @@ class Turns:
         pending = [t for t in self._tasks if not t.done()]
         if pending:
             await asyncio.wait(pending, timeout=timeout)
+        if self._running:
+            log.warning(
+                "%d agent turn(s) still running; the process exits when they end",
+                len(self._running),
+            )
         self._pool.shutdown(wait=False, cancel_futures=True)
