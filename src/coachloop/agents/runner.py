@@ -143,15 +143,19 @@ class ClaudeCode:
     ) -> TurnResult:
         """Run one turn; see `Agent.run_turn`."""
         deadline = time.monotonic() + self.timeout
-        proc = subprocess.Popen(
-            self.command(resume),
-            cwd=self.project,
-            env=self.env,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-        )
+        cmd = self.command(resume)
+        try:
+            proc = subprocess.Popen(
+                cmd,
+                cwd=self.project,
+                env=self.env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:  # no such binary or directory, not executable, ...
+            raise TurnError(f"cannot start {cmd[0]} in {self.project}: {exc}") from exc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         lines: queue.Queue[bytes | None] = queue.Queue()
         err: list[bytes] = []

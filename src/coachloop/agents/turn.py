@@ -22,6 +22,7 @@ __all__ = [
     "TurnTimeoutError",
     "hook_feedback",
     "parse_stream",
+    "request_feedback",
     "result_from_message",
 ]
 
@@ -193,6 +194,30 @@ def parse_stream(lines: Iterable[str | bytes]) -> TurnResult:
     raise TurnError("the agent printed no result", session_id=session, events=tuple(events))
 
 
+def _feedback(content: Any) -> list[str]:
+    blocks = [content] if isinstance(content, str) else content or []
+    found: list[str] = []
+    for block in blocks if isinstance(blocks, list) else []:
+        text = block.get("text") if isinstance(block, dict) else block
+        if isinstance(text, str) and text.startswith(HOOK_FEEDBACK_PREFIX):
+            found.append(text[len(HOOK_FEEDBACK_PREFIX) :].strip())
+    return found
+
+
+def request_feedback(body: Mapping[str, Any]) -> list[str]:
+    """The Stop-hook reasons a Messages API request body carries, oldest first.
+
+    Claude Code sends each reason to the model as a user message whose text is
+    "Stop hook feedback:\n<reason>", followed by a `system` message echoing it
+    ("Stop hook blocking error from command: …"); this reads the user messages.
+    """
+    found: list[str] = []
+    for message in body.get("messages") or []:
+        if isinstance(message, dict) and message.get("role") == "user":
+            found += _feedback(message.get("content"))
+    return found
+
+
 def hook_feedback(events: Iterable[Mapping[str, Any]]) -> list[str]:
     """The Stop-hook block reasons among stream-json `events`.
 
@@ -201,12 +226,6 @@ def hook_feedback(events: Iterable[Mapping[str, Any]]) -> list[str]:
     """
     found: list[str] = []
     for event in events:
-        if event.get("type") != "user":
-            continue
-        content = (event.get("message") or {}).get("content")
-        blocks = [content] if isinstance(content, str) else content or []
-        for block in blocks:
-            text = block.get("text") if isinstance(block, dict) else block
-            if isinstance(text, str) and text.startswith(HOOK_FEEDBACK_PREFIX):
-                found.append(text[len(HOOK_FEEDBACK_PREFIX) :].strip())
+        if event.get("type") == "user":
+            found += _feedback((event.get("message") or {}).get("content"))
     return found
