@@ -1,16 +1,32 @@
-"""`coachloop demo`: an offline showcase judging a few built-in agent stops.
+"""`coachloop demo`: the main job, live: a real Claude Code session supervised by coachloop.
 
-The examples are data (`EXAMPLES`); each is judged by the configured judge and its
-verdict and coaching are printed. No network, no key needed with the rules judge.
+It sets up a throw-away project in a temporary directory, starts the package's scripted
+model, and runs the REAL Claude Code (the binary bundled in the `claude-agent-sdk`
+wheel) with our hooks: the agent fixes a bug, claims "It should work now" without
+running anything, is sent back with specific coaching, runs the tests, and its
+evidenced completion is delivered. The session and its timeline are printed. No
+network and no API key (`coachloop.agents.demo` has the project and the script).
+
+`coachloop demo --offline` instead judges a few built-in example stops (`EXAMPLES`)
+without starting any agent. Exit status: 0 when the session went as described, 1 when
+it did not (the output says what differed), 2 when Claude Code cannot be found.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import sys
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
-__all__ = ["EXAMPLES", "demo"]
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from coachloop.agents.demo import DemoRun
+
+__all__ = ["EXAMPLES", "demo", "narrate"]
 
 # title -> JudgeInput fields
 EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
@@ -66,8 +82,168 @@ EXAMPLES: tuple[tuple[str, dict[str, Any]], ...] = (
 
 
 @click.command()
-def demo() -> None:
-    """Judge a few built-in example stops offline and show each verdict and coaching."""
+@click.option("--offline", is_flag=True, help="Judge built-in example stops; start no agent.")
+@click.option("--keep", is_flag=True, help="Keep the throw-away project and its store.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=5),
+    default=120.0,
+    show_default=True,
+    help="Seconds the Claude Code session may take.",
+)
+def demo(offline: bool, keep: bool, timeout: float) -> None:
+    """A real Claude Code session on a scripted model, coached by coachloop (no API key)."""
+    if offline:
+        _offline()
+        return
+    from coachloop.agents.claude_env import ClaudeNotFound, find_claude
+
+    try:
+        claude = find_claude()
+    except ClaudeNotFound as exc:
+        click.echo(f"Error: {exc}", err=True)
+        click.echo("`coachloop demo --offline` judges example stops without it.", err=True)
+        sys.exit(2)
+    workdir = Path(tempfile.mkdtemp(prefix="coachloop-demo-"))
+    try:
+        ok = _live(workdir, claude, timeout, keep)
+    finally:
+        if not keep:
+            import shutil
+
+            shutil.rmtree(workdir, ignore_errors=True)
+    sys.exit(0 if ok else 1)
+
+
+def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
+    from coachloop.agents.demo import PROMPT, run_demo
+    from coachloop.agents.turn import TurnError
+
+    say = click.echo
+    say(
+        click.style(
+            "coachloop demo: a real Claude Code session, supervised at every stop", bold=True
+        )
+    )
+    say(f"  Claude Code  {claude}")
+    say("  model        coachloop.testing.ScriptedModel (local, scripted; no network, no key)")
+    say(f"  project      {workdir / 'project'}  (calc.py: add() subtracts; test_calc.py)")
+    say("  our hooks    .claude/settings.json -> coachloop hook claude-code")
+    say(f"  prompt       {PROMPT}")
+    say("")
+    try:
+        run = run_demo(workdir, timeout=timeout)
+    except TurnError as exc:
+        say(f"Error: the Claude Code session failed: {exc}", err=True)
+        return False
+    say(click.style("The session", bold=True))
+    for line in narrate(run.judged.turn.events):
+        say(line)
+    say("")
+    say(click.style("The timeline (coachloop show)", bold=True))
+    _show(run)
+    return _check(run)
+
+
+def _show(run: DemoRun) -> None:
+    from coachloop.cli.sessions_cmd import show
+
+    ctx = click.get_current_context()
+    ctx.invoke(
+        show,
+        session_id=run.judged.turn.session_id,
+        project=None,
+        target=str(run.store),
+        as_json=False,
+        full=False,
+        limit=None,
+    )
+
+
+def _check(run: DemoRun) -> bool:
+    """Say whether the session went as the demo describes, and what differed."""
+    from coachloop.agents.turn import request_feedback
+
+    turn, decision = run.judged.turn, run.judged.decision
+    carried = [i for i, body in enumerate(run.requests, 1) if request_feedback(body)]
+    problems = []
+    if len(turn.hook_blocks) != 1:
+        problems.append(f"expected one coaching, got {len(turn.hook_blocks)}")
+    if decision.kind != "deliver" or run.judged.verdict.type != "completion":
+        problems.append(f"the final stop was {decision.kind} ({run.judged.verdict.type})")
+    say = click.echo
+    say("")
+    outbox = _outbox(run)
+    say(f"The outbox (what a chat bridge sends the human) holds {len(outbox)} message(s):")
+    for entry in outbox:
+        say(f"  [{entry.kind}] {_clip(entry.text, 160).splitlines()[0]} …")
+    if carried:
+        say(
+            f"The coaching reached the model: model request {carried[0]} of "
+            f'{len(run.requests)} carried it (as "Stop hook feedback").'
+        )
+    for problem in problems:
+        say(click.style(f"Unexpected: {problem}.", fg="red"), err=True)
+    if not problems:
+        say(
+            "The hedge was sent back with specific coaching, the agent ran the tests, "
+            "and its evidenced completion was delivered."
+        )
+    return not problems
+
+
+def _outbox(run: DemoRun) -> list[Any]:
+    from coachloop.store import open_store
+
+    store = open_store(str(run.store))
+    try:
+        return [e for e in store.outbox_pending(100) if e.session_id == run.judged.turn.session_id]
+    finally:
+        store.close()
+
+
+def _clip(text: str, limit: int = 400) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit].rstrip() + " …"
+
+
+def _indent(label: str, text: str) -> list[str]:
+    lines = _clip(text).splitlines() or [""]
+    return [f"  {label:<9}{lines[0]}", *(f"  {'':<9}{line}" for line in lines[1:])]
+
+
+def narrate(events: tuple[Mapping[str, Any], ...]) -> list[str]:
+    """The session as lines: what the agent said and ran, what came back, the coaching."""
+    from coachloop.agents.turn import hook_feedback
+
+    out: list[str] = []
+    for event in events:
+        message = event.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if event.get("type") == "user":
+            for reason in hook_feedback([event]):
+                out += _indent("coached", reason)
+        blocks = content if isinstance(content, list) else []
+        for block in blocks:
+            if not isinstance(block, dict):
+                continue
+            kind = block.get("type")
+            if event.get("type") == "assistant" and kind == "text":
+                out += _indent("agent", str(block.get("text", "")))
+            elif kind == "tool_use":
+                args = block.get("input") or {}
+                shown = args.get("command") or args.get("file_path") or args
+                out += _indent("runs", f"{block.get('name')}: {shown}")
+            elif kind == "tool_result":
+                inner = block.get("content")
+                if isinstance(inner, list):
+                    inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
+                out += [f"  {'':<9}| {line}" for line in _clip(str(inner), 600).splitlines()]
+    return out
+
+
+def _offline() -> None:
+    """Judge the built-in example stops offline and show each verdict and coaching."""
     from coachloop.cli.judge_cmd import build_judge, format_verdict
     from coachloop.judge.input import JudgeInput
 
