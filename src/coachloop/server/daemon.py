@@ -21,6 +21,7 @@ import signal
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TextIO
 
 from coachloop.server.activity import Activity
@@ -63,6 +64,9 @@ class ServeOptions:
 def run(options: ServeOptions, out: TextIO | None = None) -> int:
     """Serve until told to stop; returns the process exit code (1: could not listen)."""
     out = out or sys.stderr
+    from coachloop.config import home
+
+    data_dir: Path | None = home() if home().is_dir() else None  # before anyone may wait on us
     _log_to_file()
     _warm()
     activity = Activity()
@@ -117,7 +121,7 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
                 flush=True,
             )
         log.info("serving %s", describe(servers))
-        reason = _watch(stop, activity, sock_server, options.idle_timeout)
+        reason = _watch(stop, activity, sock_server, options.idle_timeout, data_dir)
         log.info("stopping: %s (%d requests served)", reason, activity.served)
         return 0
     finally:
@@ -158,20 +162,19 @@ def _watch(
     activity: Activity,
     sock_server: HookSocketServer | None,
     idle_timeout: float,
+    data_dir: Path | None,
 ) -> str:
     """Block until a reason to stop; returns it. A daemon serving a socket also stops
-    when its data directory is deleted (a throw-away home: tests, demos)."""
-    from coachloop.config import home
-
-    data_dir = home()
-    watch_home = sock_server is not None and data_dir.is_dir()
+    when `data_dir` (its data directory, when it existed at start) is deleted: a
+    throw-away home (tests, demos) takes its daemon with it."""
+    watch_home = data_dir if sock_server is not None else None
     while not stop.wait(WATCH_INTERVAL):
         if idle_timeout > 0 and activity.idle_for() >= idle_timeout:
             return f"idle for {idle_timeout:g} s"
         if sock_server is not None and not sock_server.owns_path():
             return "socket file removed"
-        if watch_home and not data_dir.is_dir():
-            return f"data directory {data_dir} removed"
+        if watch_home is not None and not watch_home.is_dir():
+            return f"data directory {watch_home} removed"
     return "signal"
 
 
