@@ -43,6 +43,9 @@ class Agent(Protocol):
     ) -> TurnOutcome: ...
 
 
+MAX_RUNNER_CONTINUES = 8
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """A plain `TurnOutcome`."""
@@ -54,14 +57,18 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class RunnerAgent:
-    """Claude Code run headless in the session's directory (`coachloop.agents.runner`);
-    its stops are judged by our hooks inside the agent (installed in the project, or
-    passed as `settings`).
+    """Claude Code run headless in the session's directory (`coachloop.agents.runner`),
+    its final result judged through the supervisor (`SupervisedRunner`): when our Stop
+    hook ran inside the agent (installed in the project, or passed as `settings`) its
+    decision is adopted, otherwise the runner judges and decides the result itself, so
+    every turn's final stop is judged exactly once.
 
     `settings` are extra Claude Code settings (e.g. `hook_settings()` when the project has
     no hooks installed), `env` its environment (default: the bridge's), `timeout` the
     limit of one turn in seconds. The human's message is recorded by the bridge before a
-    resume; for a new session the runner records the prompt unless our hook did.
+    resume; for a new session the runner records the prompt unless our hook did. When no
+    hook ran and the runner decides "continue", the session is resumed with the coaching
+    (the policy's cap ends that; `MAX_RUNNER_CONTINUES` bounds it regardless).
     """
 
     settings: Path | str | Mapping[str, Any] | None = None
@@ -72,6 +79,15 @@ class RunnerAgent:
         self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
     ) -> TurnOutcome:
         from coachloop.agents.runner import ClaudeCode
+        from coachloop.agents.supervised import SupervisedRunner
 
         agent = ClaudeCode(project_dir, settings=self.settings, env=self.env, timeout=self.timeout)
-        return agent.run_turn(prompt, resume=resume)
+        runner = SupervisedRunner(agent, project_dir, supervisor=supervisor)
+        judged = runner.run(prompt, resume=resume, human=resume is None)
+        for _ in range(MAX_RUNNER_CONTINUES):
+            if judged.by != "runner" or judged.decision.kind != "continue":
+                break
+            # No hook inside the agent: the runner's "continue" is ours to carry out.
+            session = judged.turn.session_id
+            judged = runner.run(judged.decision.text, resume=session, human=False)
+        return judged.turn
