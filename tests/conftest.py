@@ -33,6 +33,10 @@ def _isolated(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "coachloop-home"))
+    # Hooks run in-process unless a test switches the warm daemon on itself; a daemon a
+    # test does start exits soon after the test instead of lingering for half an hour.
+    monkeypatch.setenv("COACHLOOP_HOOK_DAEMON", "0")
+    monkeypatch.setenv("COACHLOOP_HOOK_IDLE_TIMEOUT", "60")
     if request.node.get_closest_marker("allow_model_calls"):
         return
     for name in _MODEL_ENV:

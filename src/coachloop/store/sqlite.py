@@ -27,18 +27,36 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 
 
 def _check_file(path: Path) -> None:
-    """Refuse a path that exists but is not a SQLite database, before SQLite opens it."""
+    """Refuse a path that exists but is not a SQLite database, before writing to it.
+
+    The header is read through a read-only SQLite connection, never with `open()`:
+    closing a plain file handle drops every POSIX lock this process holds on the file,
+    including those of SQLite connections already open to it (SQLite's own VFS shares
+    locks between its connections, so a second connection is safe).
+    """
     if path.is_dir():
         raise StoreError(f"store path {path} is a directory, not a SQLite database file")
     try:
-        with path.open("rb") as fh:
-            head = fh.read(len(SQLITE_HEADER))
+        if path.stat().st_size == 0:
+            return
     except FileNotFoundError:
         return
     except OSError as exc:
         raise StoreError(f"store path {path} cannot be read: {exc}") from exc
-    if head and head != SQLITE_HEADER:
-        raise StoreError(f"store path {path} is not a SQLite database; refusing to touch it")
+    try:
+        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    try:
+        probe.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc) or "malformed" in str(exc):
+            raise StoreError(
+                f"store path {path} is not a SQLite database; refusing to touch it"
+            ) from exc
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    finally:
+        probe.close()
 
 
 def _statements(sql: str) -> list[str]:
