@@ -169,3 +169,28 @@ def test_a_project_store_is_kept_out_of_git(tmp_path: Path) -> None:
         assert ignore.read_text().splitlines()[-1] == "*"
     finally:
         store.close()
+
+
+def test_opening_a_store_twice_keeps_the_first_connection_locked(tmp_path: Path) -> None:
+    """A second store on the same file must not drop the first one's SQLite locks: if it
+    did, another process closing its last connection would delete the WAL under us."""
+    import subprocess
+    import sys
+
+    from coachloop.store.sqlite import SQLiteStore
+
+    db = tmp_path / "c.db"
+    first = SQLiteStore(db)
+    second = SQLiteStore(db)
+    try:
+        first.claim("x", 0)
+        child = (
+            "from coachloop.store.sqlite import SQLiteStore\n"
+            f"s = SQLiteStore({str(db)!r}); s.claim('y', 0); s.close()\n"
+        )
+        subprocess.run([sys.executable, "-c", child], check=True, timeout=60)
+        assert (tmp_path / "c.db-wal").exists(), "the WAL was checkpointed away under an open store"
+        assert first.claim("z", 0)  # still a working connection
+    finally:
+        second.close()
+        first.close()
