@@ -67,7 +67,9 @@ def sdk_event(message: object) -> dict[str, Any]:
 class ClaudeAgentSDK:
     """Claude Code through the Claude Agent SDK, in `project` (an `Agent`).
 
-    Arguments as for `ClaudeCode`; `options` are extra `ClaudeAgentOptions` fields.
+    Arguments as for `ClaudeCode`, except that `env` is laid over this process's
+    environment (the SDK's rule) instead of replacing it; `options` are extra
+    `ClaudeAgentOptions` fields.
     Raises `TurnError` when the SDK raises or no result arrives, `TurnTimeoutError` after
     `timeout` seconds. `run_turn` runs its own event loop; inside one, await `arun_turn`.
     """
