@@ -142,7 +142,13 @@ def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
     say("")
     say(click.style("The timeline (coachloop show)", bold=True))
     _show(run)
-    return _check(run)
+    ok = _check(run)
+    if keep:
+        say(
+            f"\nKept {workdir}; the timeline again: coachloop show "
+            f"{run.judged.turn.session_id} --store {run.store}"
+        )
+    return ok
 
 
 def _show(run: DemoRun) -> None:
