@@ -342,7 +342,7 @@ def test_help_does_not_import_rich_or_pydantic() -> None:
 def test_demo_judges_every_example() -> None:
     from coachloop.cli.demo_cmd import EXAMPLES
 
-    result = invoke(["demo"])
+    result = invoke(["demo", "--offline"])
     assert result.exit_code == 0, result.output
     assert result.stdout.count("type:       ") == len(EXAMPLES) == 6
     assert f"[6/{len(EXAMPLES)}]" in result.stdout
