@@ -22,11 +22,11 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
-from http.server import ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, TypeAlias
 
 from coachloop.testing import anthropic_wire, openai_wire
+from coachloop.testing._http import LocalHTTPServer
 from coachloop.testing.handler import Handler
 from coachloop.testing.replies import (
     Api,
@@ -44,12 +44,6 @@ __all__ = ["ScriptedModel", "SideRule"]
 
 SideRule: TypeAlias = ScriptItem | Callable[[dict[str, Any]], ScriptItem | None]
 EXHAUSTED = Fail(500, error_type="api_error", message="scripted model: script exhausted")
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    owner: ScriptedModel
 
 
 class ScriptedModel:
@@ -78,16 +72,13 @@ class ScriptedModel:
         self._lock = threading.Lock()
         self._counter = 0
         self.closing = threading.Event()
-        self._server = _Server((host, port), Handler)
-        self._server.owner = self
-        self._thread: threading.Thread | None = None
+        self._http = LocalHTTPServer(self, Handler, host=host, port=port, name="scripted-model")
 
     # -- lifecycle ---------------------------------------------------------------
     @property
     def base_url(self) -> str:
         """The root URL, e.g. "http://127.0.0.1:41234" (Anthropic SDK, Claude Code)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._http.base_url
 
     @property
     def openai_base_url(self) -> str:
@@ -96,24 +87,13 @@ class ScriptedModel:
 
     def start(self) -> ScriptedModel:
         """Serve in a daemon thread; returns self. Starting twice is a no-op."""
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._server.serve_forever,
-                kwargs={"poll_interval": 0.02},
-                name="scripted-model",
-                daemon=True,
-            )
-            self._thread.start()
+        self._http.start()
         return self
 
     def close(self) -> None:
         """Stop serving; pending delays end at once."""
         self.closing.set()
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._server.server_close()
+        self._http.close()
 
     def __enter__(self) -> ScriptedModel:
         return self.start()

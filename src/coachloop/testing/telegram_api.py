@@ -22,15 +22,15 @@ accepted).
 from __future__ import annotations
 
 import json
-import threading
 import time
 from collections.abc import Callable
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 from typing import Any
 from urllib.parse import urlsplit
 
 from coachloop.testing import telegram_wire as wire
+from coachloop.testing._http import LocalHTTPServer
 from coachloop.testing.telegram_methods import ApiCall, BotMethods, Fault, SentMessage
 from coachloop.testing.telegram_wire import UploadedFile
 
@@ -38,12 +38,6 @@ __all__ = ["ApiCall", "Fault", "SentMessage", "TelegramBotAPI", "UploadedFile"]
 
 DEFAULT_TOKEN = "123456789:AAH-local-test-token-for-coachloop-bot-api"
 _DISCONNECTS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
-
-
-class _Server(ThreadingHTTPServer):
-    daemon_threads = True
-    block_on_close = False
-    owner: TelegramBotAPI
 
 
 class TelegramBotAPI(BotMethods):
@@ -59,16 +53,13 @@ class TelegramBotAPI(BotMethods):
         max_poll: float = 30.0,
     ) -> None:
         super().__init__(token, username, max_poll)
-        self._server = _Server((host, port), _Handler)
-        self._server.owner = self
-        self._thread: threading.Thread | None = None
+        self._http = LocalHTTPServer(self, _Handler, host=host, port=port, name="telegram-bot-api")
 
     # -- lifecycle -------------------------------------------------------------------
     @property
     def base_url(self) -> str:
         """The API root, e.g. "http://127.0.0.1:41234" (COACHLOOP_TELEGRAM_API_URL)."""
-        host, port = self._server.server_address[:2]
-        return f"http://{host!s}:{port}"
+        return self._http.base_url
 
     @property
     def bot_url(self) -> str:
@@ -76,14 +67,8 @@ class TelegramBotAPI(BotMethods):
         return f"{self.base_url}/bot"
 
     def start(self) -> TelegramBotAPI:
-        if self._thread is None:
-            self._thread = threading.Thread(
-                target=self._server.serve_forever,
-                kwargs={"poll_interval": 0.02},
-                name="telegram-bot-api",
-                daemon=True,
-            )
-            self._thread.start()
+        """Serve in a daemon thread; returns self. Starting twice is a no-op."""
+        self._http.start()
         return self
 
     def close(self) -> None:
@@ -91,11 +76,7 @@ class TelegramBotAPI(BotMethods):
         self.closing.set()
         with self._cond:
             self._cond.notify_all()
-        if self._thread is not None:
-            self._server.shutdown()
-            self._thread.join(timeout=5)
-            self._thread = None
-        self._server.server_close()
+        self._http.close()
 
     def __enter__(self) -> TelegramBotAPI:
         return self.start()
