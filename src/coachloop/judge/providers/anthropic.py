@@ -15,7 +15,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from coachloop.judge.prompt import ANSWER_TOOL
-from coachloop.judge.providers import ModelError, Turn
+from coachloop.judge.providers import Turn
+from coachloop.judge.providers._common import model_errors
 
 if TYPE_CHECKING:
     import anthropic
@@ -101,8 +102,7 @@ class AnthropicModel:
         self, system: str, turns: Sequence[Turn], schema: Mapping[str, Any], timeout: float
     ) -> str:
         """The forced tool call's input as JSON (or the reply's text if no tool was called)."""
-        sdk = self._sdk
-        try:
+        with model_errors(self._sdk, self._sdk.AnthropicError, timeout):
             message = self._client.messages.create(
                 model=self.model,
                 max_tokens=MAX_TOKENS,
@@ -114,14 +114,6 @@ class AnthropicModel:
                 tool_choice={"type": "tool", "name": ANSWER_TOOL},
                 timeout=timeout,
             )
-        except sdk.APITimeoutError as exc:
-            raise ModelError("timeout", f"no answer within {timeout:g}s") from exc
-        except sdk.APIConnectionError as exc:
-            raise ModelError("connection", str(exc)) from exc
-        except sdk.APIStatusError as exc:
-            raise ModelError("status", f"HTTP {exc.status_code}: {exc.message}") from exc
-        except sdk.AnthropicError as exc:
-            raise ModelError("api", str(exc)) from exc
         texts: list[str] = []
         for block in message.content:
             if block.type == "tool_use" and block.name == ANSWER_TOOL:

@@ -13,7 +13,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from coachloop.judge.prompt import ANSWER_TOOL
-from coachloop.judge.providers import ModelError, Turn
+from coachloop.judge.providers import Turn
+from coachloop.judge.providers._common import model_errors
 
 if TYPE_CHECKING:
     import openai
@@ -53,8 +54,7 @@ class OpenAIModel:
         self, system: str, turns: Sequence[Turn], schema: Mapping[str, Any], timeout: float
     ) -> str:
         """The reply's content (or its first tool call's arguments when it has no content)."""
-        sdk = self._sdk
-        try:
+        with model_errors(self._sdk, self._sdk.OpenAIError, timeout):
             completion = self._client.chat.completions.create(
                 model=self.model,
                 messages=to_messages(system, turns),
@@ -64,14 +64,6 @@ class OpenAIModel:
                 },
                 timeout=timeout,
             )
-        except sdk.APITimeoutError as exc:
-            raise ModelError("timeout", f"no answer within {timeout:g}s") from exc
-        except sdk.APIConnectionError as exc:
-            raise ModelError("connection", str(exc)) from exc
-        except sdk.APIStatusError as exc:
-            raise ModelError("status", f"HTTP {exc.status_code}: {exc.message}") from exc
-        except sdk.OpenAIError as exc:
-            raise ModelError("api", str(exc)) from exc
         if not completion.choices:
             return ""
         message = completion.choices[0].message
