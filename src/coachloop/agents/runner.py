@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, TypedDict, Unpack
 
 from coachloop.agents.claude_env import ALLOWED_TOOLS, find_claude
 from coachloop.agents.turn import (
@@ -34,26 +34,23 @@ from coachloop.agents.turn import (
     TurnError,
     TurnResult,
     TurnTimeoutError,
-    decode_line,
-    result_from_message,
+    read_line,
+    session_of,
+    user_message,
 )
 
-__all__ = ["DEFAULT_TIMEOUT", "ClaudeCode", "default_tools", "run_turn"]
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "ClaudeCode",
+    "ClaudeOptions",
+    "ClaudeRunnerBase",
+    "default_tools",
+    "run_turn",
+]
 
 DEFAULT_TIMEOUT = 600.0
 EXIT_GRACE = 10.0  # how long the agent may take to exit once its input has ended
 _STDERR_TAIL = 4000
-
-
-def _user_message(prompt: str) -> str:
-    return json.dumps(
-        {
-            "type": "user",
-            "session_id": "",
-            "message": {"role": "user", "content": prompt},
-            "parent_tool_use_id": None,
-        }
-    )
 
 
 def _pump(stream: IO[bytes], sink: queue.Queue[bytes | None]) -> None:
@@ -91,7 +88,45 @@ def default_tools(settings: object) -> tuple[str, ...]:
     return ALLOWED_TOOLS
 
 
-class ClaudeCode:
+class ClaudeOptions(TypedDict, total=False):
+    """The keyword arguments every Claude Code runner takes (see `ClaudeCode`)."""
+
+    claude: Path | str | None
+    settings: Path | str | Mapping[str, Any] | None
+    env: Mapping[str, str] | None
+    allowed_tools: Sequence[str] | None
+    timeout: float
+
+
+class ClaudeRunnerBase:
+    """What the Claude Code runners (`ClaudeCode`, `ClaudeAgentSDK`) hold, from
+    `ClaudeOptions`: `project` and `claude` as paths (`claude` None: `find_claude()` at
+    each turn), `settings` as given, `env` copied (None: not given), `allowed_tools` as
+    a tuple (`default_tools(settings)` when None), `timeout` (default `DEFAULT_TIMEOUT`).
+
+    Contract: an argument outside `ClaudeOptions` raises `TypeError`, as for any function.
+    """
+
+    def __init__(self, project: Path | str, **options: Unpack[ClaudeOptions]) -> None:
+        unknown = sorted(options.keys() - ClaudeOptions.__optional_keys__)
+        if unknown:
+            raise TypeError(
+                f"{type(self).__name__}.__init__() got an unexpected keyword argument"
+                f" {unknown[0]!r}"
+            )
+        claude = options.get("claude")
+        settings = options.get("settings")
+        env = options.get("env")
+        allowed_tools = options.get("allowed_tools")
+        self.project = Path(project)
+        self.claude = Path(claude) if claude else None
+        self.settings = settings
+        self.env = dict(env) if env is not None else None
+        self.allowed_tools = default_tools(settings) if allowed_tools is None else (*allowed_tools,)
+        self.timeout = options.get("timeout", DEFAULT_TIMEOUT)
+
+
+class ClaudeCode(ClaudeRunnerBase):
     """The Claude Code CLI run headless in `project` (an `Agent`).
 
     `claude` defaults to `find_claude()`; `env` to this process's environment;
@@ -107,19 +142,10 @@ class ClaudeCode:
         self,
         project: Path | str,
         *,
-        claude: Path | str | None = None,
-        settings: Path | str | Mapping[str, Any] | None = None,
-        env: Mapping[str, str] | None = None,
-        allowed_tools: Sequence[str] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
         extra_args: Sequence[str] = (),
+        **options: Unpack[ClaudeOptions],
     ) -> None:
-        self.project = Path(project)
-        self.claude = Path(claude) if claude else None
-        self.settings = settings
-        self.env = dict(env) if env is not None else None
-        self.allowed_tools = default_tools(settings) if allowed_tools is None else (*allowed_tools,)
-        self.timeout = timeout
+        super().__init__(project, **options)
         self.extra_args = tuple(extra_args)
 
     def command(self, resume: str | None = None) -> list[str]:
@@ -167,7 +193,7 @@ class ClaudeCode:
             reader.start()
         events: list[dict[str, Any]] = []
         try:
-            proc.stdin.write(_user_message(prompt).encode() + b"\n")
+            proc.stdin.write(json.dumps(user_message(prompt)).encode() + b"\n")
             proc.stdin.flush()
             turn = self._read(lines, events, deadline)
             if turn is not None and after_result is not None:
@@ -178,7 +204,7 @@ class ClaudeCode:
             if isinstance(exc, TurnTimeoutError):
                 raise TurnTimeoutError(
                     f"the turn took longer than {self.timeout:g} s",
-                    session_id=_session(events),
+                    session_id=session_of(events),
                     events=tuple(events),
                     stderr=stderr,
                 ) from None
@@ -197,7 +223,7 @@ class ClaudeCode:
             raise TurnError(
                 f"Claude Code exited with status {proc.returncode} without a result"
                 + (f": {stderr.strip()}" if stderr.strip() else ""),
-                session_id=_session(events),
+                session_id=session_of(events),
                 events=tuple(events),
                 stderr=stderr,
             )
@@ -218,16 +244,9 @@ class ClaudeCode:
                 raise TurnTimeoutError("timeout") from None
             if line is None:
                 return None
-            message = decode_line(line)
-            if message is None:
-                continue
-            events.append(message)
-            if message.get("type") == "result":
-                return result_from_message(message, tuple(events))
-
-
-def _session(events: list[dict[str, Any]]) -> str | None:
-    return next((str(e["session_id"]) for e in events if e.get("session_id")), None)
+            turn = read_line(line, events)
+            if turn is not None:
+                return turn
 
 
 def run_turn(

@@ -16,18 +16,19 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
 from coachloop.agents.claude_env import find_claude
-from coachloop.agents.runner import DEFAULT_TIMEOUT, default_tools
+from coachloop.agents.runner import ClaudeOptions, ClaudeRunnerBase
 from coachloop.agents.turn import (
     AfterResult,
     TurnError,
     TurnResult,
     TurnTimeoutError,
     result_from_message,
+    user_message,
 )
 
 __all__ = ["ClaudeAgentSDK", "sdk_event"]
@@ -64,7 +65,7 @@ def sdk_event(message: object) -> dict[str, Any]:
     return data
 
 
-class ClaudeAgentSDK:
+class ClaudeAgentSDK(ClaudeRunnerBase):
     """Claude Code through the Claude Agent SDK, in `project` (an `Agent`).
 
     Arguments as for `ClaudeCode`, except that `env` is laid over this process's
@@ -78,21 +79,10 @@ class ClaudeAgentSDK:
         self,
         project: Path | str,
         *,
-        claude: Path | str | None = None,
-        settings: Path | str | Mapping[str, Any] | None = None,
-        env: Mapping[str, str] | None = None,
-        allowed_tools: Sequence[str] | None = None,
-        timeout: float = DEFAULT_TIMEOUT,
         options: Mapping[str, Any] | None = None,
+        **claude_options: Unpack[ClaudeOptions],
     ) -> None:
-        self.project = Path(project)
-        self.claude = Path(claude) if claude else None
-        self.settings = settings
-        self.env = dict(env) if env is not None else None
-        self.allowed_tools = list(
-            default_tools(settings) if allowed_tools is None else allowed_tools
-        )
-        self.timeout = timeout
+        super().__init__(project, **claude_options)
         self.options = dict(options or {})
 
     def _options(self, resume: str | None) -> Any:
@@ -104,7 +94,7 @@ class ClaudeAgentSDK:
         fields: dict[str, Any] = {
             "cwd": str(self.project),
             "cli_path": str(self.claude or find_claude()),
-            "allowed_tools": self.allowed_tools,
+            "allowed_tools": list(self.allowed_tools),
             "resume": resume,
             "settings": str(settings) if settings is not None else None,
             "env": dict(self.env or {}),
@@ -153,12 +143,7 @@ class ClaudeAgentSDK:
         done = asyncio.Event()
 
         async def one_prompt() -> AsyncIterator[dict[str, Any]]:
-            yield {
-                "type": "user",
-                "session_id": "",
-                "message": {"role": "user", "content": prompt},
-                "parent_tool_use_id": None,
-            }
+            yield user_message(prompt)
             await done.wait()  # hold the input open until the result has been handled
 
         turn: TurnResult | None = None

@@ -22,8 +22,11 @@ __all__ = [
     "TurnTimeoutError",
     "hook_feedback",
     "parse_stream",
+    "read_line",
     "request_feedback",
     "result_from_message",
+    "session_of",
+    "user_message",
 ]
 
 HOOK_FEEDBACK_PREFIX = "Stop hook feedback:"
@@ -180,18 +183,43 @@ def decode_line(line: str | bytes) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
+def read_line(line: str | bytes, events: list[dict[str, Any]]) -> TurnResult | None:
+    """Append stream-json `line` to `events` (unless it is blank or not a JSON object);
+    the turn when it was the `result` message, else None."""
+    message = decode_line(line)
+    if message is None:
+        return None
+    events.append(message)
+    if message.get("type") == "result":
+        return result_from_message(message, tuple(events))
+    return None
+
+
+def session_of(events: Iterable[Mapping[str, Any]]) -> str | None:
+    """The first non-empty `session_id` among stream-json `events`, if any."""
+    return next((str(e["session_id"]) for e in events if e.get("session_id")), None)
+
+
+def user_message(prompt: str) -> dict[str, Any]:
+    """`prompt` as one stream-json user message (the input of a streaming turn)."""
+    return {
+        "type": "user",
+        "session_id": "",
+        "message": {"role": "user", "content": prompt},
+        "parent_tool_use_id": None,
+    }
+
+
 def parse_stream(lines: Iterable[str | bytes]) -> TurnResult:
     """The turn described by stream-json `lines`; raises `TurnError` without a result."""
     events: list[dict[str, Any]] = []
     for line in lines:
-        message = decode_line(line)
-        if message is None:
-            continue
-        events.append(message)
-        if message.get("type") == "result":
-            return result_from_message(message, tuple(events))
-    session = next((str(e["session_id"]) for e in events if e.get("session_id")), None)
-    raise TurnError("the agent printed no result", session_id=session, events=tuple(events))
+        turn = read_line(line, events)
+        if turn is not None:
+            return turn
+    raise TurnError(
+        "the agent printed no result", session_id=session_of(events), events=tuple(events)
+    )
 
 
 def _feedback(content: Any) -> list[str]:
