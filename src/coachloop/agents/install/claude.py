@@ -25,19 +25,12 @@ import copy
 import os
 from pathlib import Path
 
+from coachloop.agents.claude_env import HOOK_EVENTS
 from coachloop.agents.install.common import Handler, hook_command
 
 NAME = "claude-code"
 SCOPES = ("project", "local", "user")
-EVENTS = (
-    "Stop",
-    "SubagentStop",
-    "StopFailure",
-    "UserPromptSubmit",
-    "Notification",
-    "SessionStart",
-    "SessionEnd",
-)
+EVENTS = HOOK_EVENTS
 NO_HTTP = frozenset({"SessionStart"})
 TIMEOUT_S = 30
 TIMEOUT_UNIT_S = 1.0  # Claude Code timeouts are seconds
