@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +25,29 @@ def home() -> Path:
 
 class ConfigError(ValueError):
     """A configuration file or value that cannot be used; the message says which."""
+
+
+def config_documents(
+    project: Path | None, error: type[Exception] = ConfigError
+) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each config file that exists, with its settings: the user's
+    (`home()/config.toml`), then `project`'s (`<project>/.coachloop/config.toml`).
+
+    Contract: yields `(path, table)` where `table` is the file's `[coachloop]` table, or
+    the whole document without one; a file is read only when the previous one has been
+    taken. An unreadable or invalid file raises `error(f"{path}: {reason}")`.
+    """
+    files = [home() / "config.toml"]
+    if project is not None:
+        files.append(project / ".coachloop" / "config.toml")
+    for path in files:
+        if not path.is_file():
+            continue
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise error(f"{path}: {exc}") from exc
+        yield path, data.get("coachloop", data)
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,17 +149,8 @@ def load_settings(project: Path | None = None, env: dict[str, str] | None = None
     """Read the settings for `project` (a directory); raises ConfigError on bad files."""
     env = dict(os.environ) if env is None else env
     settings = Settings()
-    files = [home() / "config.toml"]
-    if project is not None:
-        files.append(project / ".coachloop" / "config.toml")
-    for path in files:
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise ConfigError(f"{path}: {exc}") from exc
-        settings = _apply(settings, data.get("coachloop", data), str(path))
+    for path, table in config_documents(project):
+        settings = _apply(settings, table, str(path))
     for var, (name, kind) in _ENV_FIELDS.items():
         if env.get(var):
             settings = replace(settings, **{name: _coerce(var, kind, env[var])})

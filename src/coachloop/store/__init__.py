@@ -13,11 +13,10 @@ SQLite file. `COACHLOOP_REDIS_PREFIX` or `[store] prefix` sets the Redis key pre
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 from typing import Any
 
-from coachloop.config import home
+from coachloop.config import config_documents, home
 from coachloop.store.base import StopResult, Store, StoreBase, StoreError, UnknownSession
 from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
@@ -59,17 +58,9 @@ def config_table(name: str, project: Path | str | None = None) -> dict[str, Any]
     """The merged `[name]` table of the user and project config files (project wins).
     An unreadable file raises `StoreError` naming it."""
     merged: dict[str, Any] = {}
-    files = [home() / "config.toml"]
-    if project:
-        files.append(Path(project).expanduser() / ".coachloop" / "config.toml")
-    for path in files:
-        if not path.is_file():
-            continue
-        try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise StoreError(f"{path}: {exc}") from exc
-        table = data.get("coachloop", data).get(name, {})
+    project_dir = Path(project).expanduser() if project else None
+    for _, settings in config_documents(project_dir, StoreError):
+        table = settings.get(name, {})
         if isinstance(table, dict):
             merged.update(table)
     return merged
