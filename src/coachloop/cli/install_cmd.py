@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,6 +89,27 @@ def _report(changes: list[Change], errors: list[str]) -> None:
         sys.exit(1)
 
 
+def _run_each(agents: Iterable[str], action: Callable[[str], Change]) -> None:
+    """`action(agent)` for each of `agents` in turn, then `_report` of what they did.
+
+    Contract: a usage error (`InstallUsageError`) stops at once as click's usage error
+    (exit 2); a settings file we will not touch or an OS error is kept and reported
+    after the other agents ran (exit 2).
+    """
+    from coachloop.agents.install import InstallUsageError, SettingsError
+
+    changes: list[Change] = []
+    errors: list[str] = []
+    for agent in agents:
+        try:
+            changes.append(action(agent))
+        except InstallUsageError as exc:
+            raise click.UsageError(str(exc)) from exc
+        except (SettingsError, OSError) as exc:
+            errors.append(str(exc))
+    _report(changes, errors)
+
+
 @click.command("install")
 @_selectors
 @click.option(
@@ -123,51 +145,34 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
     Idempotent: installing again changes nothing. The previous file is kept once as
     <file>.bak. A settings file that is not valid JSON is refused and left untouched.
     """
-    from coachloop.agents.install import InstallUsageError, SettingsError
     from coachloop.agents.install import install as do_install
 
     if http_url is not None and not http_url.startswith(("http://", "https://")):
         raise click.BadParameter("must start with http:// or https://", param_hint="--http")
-    changes: list[Change] = []
-    errors: list[str] = []
-    for agent in agents or ("claude-code",):
-        try:
-            changes.append(
-                do_install(
-                    agent,
-                    scope,
-                    _project(directory),
-                    http_url=http_url,
-                    token_env=token_env,
-                    notify=notify,
-                )
-            )
-        except InstallUsageError as exc:
-            raise click.UsageError(str(exc)) from exc
-        except (SettingsError, OSError) as exc:
-            errors.append(str(exc))
-    _report(changes, errors)
+
+    def one(agent: str) -> Change:
+        return do_install(
+            agent,
+            scope,
+            _project(directory),
+            http_url=http_url,
+            token_env=token_env,
+            notify=notify,
+        )
+
+    _run_each(agents or ("claude-code",), one)
 
 
 @click.command("uninstall")
 @_selectors
 def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
     """Remove coachloop's hooks (only ours) from the agents' settings in one scope."""
-    from coachloop.agents.install import InstallUsageError, SettingsError, scopes
+    from coachloop.agents.install import scopes
     from coachloop.agents.install import uninstall as do_uninstall
 
-    changes: list[Change] = []
-    errors: list[str] = []
-    for agent in agents or ALL_AGENTS:
-        if not agents and scope not in scopes(agent):
-            continue  # --local without --agent: only the agents that have it
-        try:
-            changes.append(do_uninstall(agent, scope, _project(directory)))
-        except InstallUsageError as exc:
-            raise click.UsageError(str(exc)) from exc
-        except (SettingsError, OSError) as exc:
-            errors.append(str(exc))
-    _report(changes, errors)
+    # --local without --agent: only the agents that have it
+    chosen = agents or (a for a in ALL_AGENTS if scope in scopes(a))
+    _run_each(chosen, lambda agent: do_uninstall(agent, scope, _project(directory)))
 
 
 @click.command("doctor")
