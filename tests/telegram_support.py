@@ -1,6 +1,10 @@
 """Helpers for the Telegram bridge tests: deliveries in a real store, a bridge running in
 a thread with its own event loop, and a recording agent standing in for the headless
-runner (the end-to-end test uses the real runner and Claude Code)."""
+runner (the end-to-end test uses the real runner and Claude Code).
+
+The fixtures `api` (the local Bot API server), `project` and `sup` (a supervisor on
+it) are defined here as `*_fixture`; a test module imports those names to use them.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +12,12 @@ import asyncio
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from coachloop.chat.agent import Outcome
 from coachloop.chat.config import BridgeConfig
@@ -22,6 +29,7 @@ from coachloop.store import StopResult
 from coachloop.supervisor import Supervisor
 from coachloop.testing.telegram_api import TelegramBotAPI
 
+CHAT = 42  # the chat the tests talk in
 ASK = Verdict(type="question", confidence=1.0, reason="asks the human", source="rules")
 WORKING = Verdict(
     type="status",
@@ -31,6 +39,29 @@ WORKING = Verdict(
     route="continue",
     coaching_message="keep going",
 )
+
+
+@pytest.fixture(name="api")
+def api_fixture() -> Iterator[TelegramBotAPI]:
+    """The local Bot API server, running."""
+    with TelegramBotAPI() as server:
+        yield server
+
+
+@pytest.fixture(name="project")
+def project_fixture(tmp_path: Path) -> Path:
+    """An empty project directory, `tmp_path/shop`."""
+    path = tmp_path / "shop"
+    path.mkdir()
+    return path
+
+
+@pytest.fixture(name="sup")
+def sup_fixture(project: Path) -> Iterator[Supervisor]:
+    """A supervisor on `project`'s store, closed afterwards."""
+    supervisor = Supervisor.open(project)
+    yield supervisor
+    supervisor.store.close()
 
 
 def stop(

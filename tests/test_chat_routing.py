@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,29 +23,19 @@ from coachloop.chat.telegram import Bridge, TelegramChannel
 from coachloop.config import ConfigError
 from coachloop.supervisor import Supervisor
 from coachloop.testing.telegram_api import SentMessage, TelegramBotAPI
-from telegram_support import WORKING, RecordingAgent, Running, config, pending, stop, wait
-
-CHAT = 42
-
-
-@pytest.fixture
-def api() -> Iterator[TelegramBotAPI]:
-    with TelegramBotAPI() as server:
-        yield server
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "shop"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def sup(project: Path) -> Iterator[Supervisor]:
-    supervisor = Supervisor.open(project)
-    yield supervisor
-    supervisor.store.close()
+from telegram_support import (
+    CHAT,
+    WORKING,
+    RecordingAgent,
+    Running,
+    api_fixture,  # noqa: F401 - a fixture
+    config,
+    pending,
+    project_fixture,  # noqa: F401 - a fixture
+    stop,
+    sup_fixture,  # noqa: F401 - a fixture
+    wait,
+)
 
 
 def message_with(api: TelegramBotAPI, text: str) -> SentMessage:

@@ -12,7 +12,6 @@ import re
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -23,29 +22,18 @@ from coachloop.chat.telegram import AlreadyRunning, Bridge
 from coachloop.supervisor import Supervisor
 from coachloop.testing.telegram_api import TelegramBotAPI
 from coachloop.testing.telegram_wire import check_html
-from telegram_support import RecordingAgent, Running, config, pending, stop, wait
-
-CHAT = 42
-
-
-@pytest.fixture
-def api() -> Iterator[TelegramBotAPI]:
-    with TelegramBotAPI() as server:
-        yield server
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    path = tmp_path / "shop"
-    path.mkdir()
-    return path
-
-
-@pytest.fixture
-def sup(project: Path) -> Iterator[Supervisor]:
-    supervisor = Supervisor.open(project)
-    yield supervisor
-    supervisor.store.close()
+from telegram_support import (
+    CHAT,
+    RecordingAgent,
+    Running,
+    api_fixture,  # noqa: F401 - a fixture
+    config,
+    pending,
+    project_fixture,  # noqa: F401 - a fixture
+    stop,
+    sup_fixture,  # noqa: F401 - a fixture
+    wait,
+)
 
 
 def run(api: TelegramBotAPI, chats: dict[int, Path], **kw: object) -> Running:
