@@ -2,6 +2,10 @@
 payloads, and in-process reference replies to compare the transports against.
 
 Every process a helper starts is stopped by the fixture that asked for it.
+
+The fixtures `project` (a project directory, as a string) and `short_dir` (a directory
+with a short path, for unix sockets) are defined here as `*_fixture`; a test module
+imports those names to use them.
 """
 
 from __future__ import annotations
@@ -10,14 +14,19 @@ import json
 import os
 import re
 import select
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 BIN = Path(sys.executable).parent
 COACHLOOP = str(BIN / "coachloop")
@@ -29,8 +38,25 @@ EVIDENCED = (
 QUESTION = "Should the session cookie be HttpOnly, or does the SPA need to read it?"
 
 
-def stop(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1", active: bool = False) -> bytes:
-    """A Claude Code Stop payload as Claude Code 2.1 sends it."""
+@pytest.fixture(name="project")
+def project_fixture(tmp_path: Path) -> str:
+    """An empty project directory, `tmp_path/project`, as a string."""
+    path = tmp_path / "project"
+    path.mkdir()
+    return str(path)
+
+
+@pytest.fixture(name="short_dir")
+def short_dir_fixture() -> Iterator[Path]:
+    """A directory with a short path (unix socket paths are limited to ~107 bytes)."""
+    path = Path(tempfile.mkdtemp(prefix="clh-"))
+    path.chmod(0o700)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+def _payload(event: str, sid: str, cwd: str, prompt_id: str, **fields: Any) -> bytes:
+    """A Claude Code hook payload: the fields every event carries, then `fields`."""
     return json.dumps(
         {
             "session_id": sid,
@@ -38,28 +64,29 @@ def stop(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1", active: bool 
             "cwd": cwd,
             "prompt_id": prompt_id,
             "permission_mode": "default",
-            "hook_event_name": "Stop",
-            "stop_hook_active": active,
-            "last_assistant_message": text,
-            "background_tasks": [],
-            "session_crons": [],
+            "hook_event_name": event,
+            **fields,
         }
     ).encode()
+
+
+def stop(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1", active: bool = False) -> bytes:
+    """A Claude Code Stop payload as Claude Code 2.1 sends it."""
+    return _payload(
+        "Stop",
+        sid,
+        cwd,
+        prompt_id,
+        stop_hook_active=active,
+        last_assistant_message=text,
+        background_tasks=[],
+        session_crons=[],
+    )
 
 
 def prompt(sid: str, text: str, *, cwd: str, prompt_id: str = "p-1") -> bytes:
     """A Claude Code UserPromptSubmit payload."""
-    return json.dumps(
-        {
-            "session_id": sid,
-            "transcript_path": f"{cwd}/.claude-transcripts/{sid}.jsonl",
-            "cwd": cwd,
-            "prompt_id": prompt_id,
-            "permission_mode": "default",
-            "hook_event_name": "UserPromptSubmit",
-            "prompt": text,
-        }
-    ).encode()
+    return _payload("UserPromptSubmit", sid, cwd, prompt_id, prompt=text)
 
 
 def conversation(sid: str, cwd: str) -> list[bytes]:

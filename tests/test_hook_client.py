@@ -29,33 +29,16 @@ from hookd_support import (
     blocks,
     conversation,
     hook_env,
+    project_fixture,  # noqa: F401 - a fixture
     read_all,
     reference,
     run_hook,
     serve_processes,
+    short_dir_fixture,  # noqa: F401 - a fixture
     start_serve,
     stop,
     wait_for,
 )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    path = tmp_path / "project"
-    path.mkdir()
-    return str(path)
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    """A directory with a short path (unix socket paths are limited to ~107 bytes)."""
-    import shutil
-    import tempfile
-
-    path = Path(tempfile.mkdtemp(prefix="clh-"))
-    path.chmod(0o700)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

@@ -9,12 +9,8 @@ import shutil
 import socket
 import subprocess
 import sys
-import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from coachloop.agents import client
 from coachloop.server import daemon_pid
@@ -23,27 +19,13 @@ from hookd_support import (
     blocks,
     generated_bad_payloads,
     hook_env,
+    project_fixture,  # noqa: F401 - a fixture
     read_all,
+    short_dir_fixture,  # noqa: F401 - a fixture
     start_serve,
     stop,
     valid_reply,
 )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    path = tmp_path / "project"
-    path.mkdir()
-    return str(path)
-
-
-@pytest.fixture
-def short_dir() -> Iterator[Path]:
-    """A directory with a short path (unix socket paths are limited to ~107 bytes)."""
-    path = Path(tempfile.mkdtemp(prefix="clh-"))
-    path.chmod(0o700)
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
 
 
 def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_path: Path) -> None:

@@ -27,19 +27,13 @@ from hookd_support import (
     blocks,
     conversation,
     hook_env,
+    project_fixture,  # noqa: F401 - a fixture
     prompt,
     reference,
     start_serve,
     stop,
     valid_reply,
 )
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> str:
-    path = tmp_path / "project"
-    path.mkdir()
-    return str(path)
 
 
 @pytest.fixture
