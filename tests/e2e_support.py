@@ -30,6 +30,25 @@ TEST_CALC = (
     "\n\ndef test_add_negative():\n    assert add(-2, 1) == -1\n"
 )
 TURN_TIMEOUT = 60.0
+CLAUDE_PRINT_TIMEOUT = 120
+
+
+def claude_print(project: Path, prompt: str, env: dict[str, str], *args: str) -> Any:
+    """The JSON output of one real `claude -p PROMPT --output-format json ARGS` in
+    `project` with `env`; fails the test when it does not exit 0 (with its stderr)."""
+    from coachloop.agents.claude_env import find_claude
+
+    done = subprocess.run(
+        [str(find_claude()), "-p", prompt, "--output-format", "json", *args],
+        cwd=project,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=CLAUDE_PRINT_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
 
 
 def git(project: Path, *args: str) -> None:

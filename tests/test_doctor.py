@@ -5,7 +5,6 @@ COACHLOOP_HOOK_DAEMON=0), POSTs to a real local HTTP server, and opens the store
 from __future__ import annotations
 
 import json
-import sysconfig
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -13,28 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
-from coachloop.cli import cli
-
-SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "COACHLOOP_STORE"):
-        monkeypatch.delenv(name, raising=False)
-    proj = tmp_path / "proj"
-    proj.mkdir()
-    return proj
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+from install_support import (
+    CLAUDE_EVENTS,
+    SCRIPT,
+    project_fixture,  # noqa: F401 - a fixture
+    run,
+)
 
 
 def doctor(project: Path, *args: str) -> tuple[int, dict[str, Any]]:
@@ -71,15 +55,7 @@ def test_installed_command_hook_answers(project: Path, tmp_path: Path) -> None:
     code, report = doctor(project)
     assert code == 0, report["problems"]
     claude = installation(report, "claude-code", "project")
-    assert claude["installed"] and [h["event"] for h in claude["hooks"]] == [
-        "Stop",
-        "SubagentStop",
-        "StopFailure",
-        "UserPromptSubmit",
-        "Notification",
-        "SessionStart",
-        "SessionEnd",
-    ]
+    assert claude["installed"] and [h["event"] for h in claude["hooks"]] == CLAUDE_EVENTS
     assert {h["kind"] for h in claude["hooks"]} == {"command"}
     [probe] = report["probes"]  # one target, probed once
     assert probe["target"] == f"{SCRIPT} hook claude-code"
@@ -263,8 +239,9 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
     import time
     import urllib.request
 
-    from coachloop.agents.claude_env import find_claude, offline_env
+    from coachloop.agents.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
+    from e2e_support import claude_print
 
     secret = "serve-token-0123456789"
     with socket.socket() as probe:
@@ -307,17 +284,7 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
             claude_env = offline_env(
                 model.base_url, tmp_path / "home", extra={"COACHLOOP_SERVE_TOKEN": secret}
             )
-            done = subprocess.run(
-                [str(find_claude()), "-p", "add a cache", "--output-format", "json"],
-                cwd=project,
-                env=claude_env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-        assert done.returncode == 0, done.stderr
-        session = json.loads(done.stdout)["session_id"]
+            session = claude_print(project, "add a cache", claude_env)["session_id"]
         rows = json.loads(run("sessions", "--json", "--project", str(project)).stdout)
         [row] = [r for r in rows["sessions"] if r["session"] == session]
         assert row["last_verdict"] == "question" and row["last_decision"] == "deliver"

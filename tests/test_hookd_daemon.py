@@ -115,8 +115,9 @@ def test_idle_timeout_removed_socket_or_home_end_the_daemon(
 def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) -> None:
     import json
 
-    from coachloop.agents.claude_env import find_claude, hook_settings, offline_env
+    from coachloop.agents.claude_env import hook_settings, offline_env
     from coachloop.testing import ScriptedModel, text
+    from e2e_support import claude_print
     from hookd_support import EVIDENCED
 
     settings = tmp_path / "settings.json"
@@ -126,19 +127,9 @@ def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) 
         path = client.socket_path(env)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         daemon = start_serve("--port", "0", "--socket", path, env=env)
-        argv = [str(find_claude()), "-p", "fix the login bug", "--output-format", "json"]
         try:
-            done = subprocess.run(
-                [*argv, "--settings", str(settings)],
-                cwd=project,
-                env=env,
-                capture_output=True,
-                text=True,
-                timeout=120,
-                check=False,
-            )
-            assert done.returncode == 0, done.stderr
-            assert json.loads(done.stdout)["result"] == EVIDENCED
+            done = claude_print(project, "fix the login bug", env, "--settings", str(settings))
+            assert done["result"] == EVIDENCED
             turns = [json.dumps(r.json) for r in model.model_requests]
             assert len(turns) == 2 and "[System Coach]" in turns[1]  # coached by our block
             assert "[System Coach]" not in turns[0]

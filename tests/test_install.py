@@ -11,45 +11,19 @@ from __future__ import annotations
 import json
 import os
 import stat
-import subprocess
-import sysconfig
 import tomllib
 from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner, Result
 
 from coachloop.agents.install.common import is_our_command, is_our_handler, is_our_url
-from coachloop.cli import cli
-
-SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
-CLAUDE_EVENTS = [
-    "Stop",
-    "SubagentStop",
-    "StopFailure",
-    "UserPromptSubmit",
-    "Notification",
-    "SessionStart",
-    "SessionEnd",
-]
-
-
-@pytest.fixture
-def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("PATH", "/usr/bin:/bin")
-    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME"):
-        monkeypatch.delenv(name, raising=False)
-    proj = tmp_path / "proj"
-    proj.mkdir()
-    return proj
-
-
-def run(*args: str) -> Result:
-    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+from install_support import (
+    CLAUDE_EVENTS,
+    SCRIPT,
+    project_fixture,  # noqa: F401 - a fixture
+    run,
+)
 
 
 def load(path: Path) -> Any:
@@ -479,24 +453,15 @@ def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
 def test_real_claude_code_runs_the_installed_hooks_until_uninstalled(
     project: Path, tmp_path: Path
 ) -> None:
-    from coachloop.agents.claude_env import find_claude, offline_env
+    from coachloop.agents.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
+    from e2e_support import claude_print
 
     assert run("install", "--dir", str(project)).exit_code == 0
 
     def claude_session(model: ScriptedModel) -> str:
         env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
-        done = subprocess.run(
-            [str(find_claude()), "-p", "set up the database", "--output-format", "json"],
-            cwd=project,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            check=False,
-        )
-        assert done.returncode == 0, done.stderr
-        return str(json.loads(done.stdout)["session_id"])
+        return str(claude_print(project, "set up the database", env)["session_id"])
 
     def recorded() -> dict[str, dict[str, Any]]:
         res = run("sessions", "--json", "--project", str(project))
