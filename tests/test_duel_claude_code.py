@@ -19,7 +19,7 @@ from coachloop.duel.orchestrator import DuelConfig, run_duel
 from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer
 from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.replies import Reply, Step
-from test_duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
+from duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
 
 BUGGY = "def add(a, b):\n    return a - b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"

@@ -20,7 +20,7 @@ from langchain_core.tools import BaseTool
 from coachloop.duel.decision import CoachAnswer, parse_answer
 from coachloop.duel.deepagents_coach import DEFAULT_MODEL, create_coach_subagent
 from coachloop.duel.instructions import COACH_INSTRUCTIONS
-from test_duel_support import fast_pytest, make_project
+from duel_support import fast_pytest, make_project
 
 
 class ToolCallingFake(GenericFakeChatModel):

@@ -15,7 +15,7 @@ from coachloop.duel.orchestrator import DuelConfig, DuelResult, run_duel
 from coachloop.duel.players import CommandPlayer
 from coachloop.judge.prompt import ANSWER_TOOL
 from coachloop.testing import Fail, ScriptedModel, text, tool_use
-from test_duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
+from duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
 
 APPROVE = {"decision": "approve", "rationale": "Meets the spec.", "items": [], "severity": "minor"}
 BAD_APPROVE = {

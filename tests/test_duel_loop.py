@@ -15,7 +15,7 @@ from coachloop.duel.coaches import RulesCoach
 from coachloop.duel.orchestrator import DuelConfig, run_duel
 from coachloop.duel.players import CommandPlayer
 from coachloop.duel.testcmd import from_string
-from test_duel_support import (
+from duel_support import (
     APPROVE,
     PY,
     TWO_TURN_PLAYER,

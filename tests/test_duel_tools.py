@@ -14,7 +14,7 @@ import pytest
 
 from coachloop.duel import testcmd
 from coachloop.duel.tools import DIFF_LIMIT, CoachTools
-from test_duel_support import PY, fast_pytest, git, make_project
+from duel_support import PY, fast_pytest, git, make_project
 
 FAILING = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 
