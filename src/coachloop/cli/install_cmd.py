@@ -27,19 +27,20 @@ if TYPE_CHECKING:
 
 AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
 ALL_AGENTS = ("claude-code", "codex", "gemini")
+_DIR_OPTION = click.option(
+    "--dir",
+    "directory",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The project directory.",
+)
 
 
 def _selectors(command: Any) -> Any:
     """The options every command here shares (applied bottom-up)."""
     options = [
-        click.option(
-            "--dir",
-            "directory",
-            type=click.Path(file_okay=False, path_type=Path),
-            default=".",
-            show_default=True,
-            help="The project directory.",
-        ),
+        _DIR_OPTION,
         click.option(
             "--user", "scope", flag_value="user", help="The user's settings (home directory)."
         ),
@@ -179,14 +180,7 @@ def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
 @click.option(
     "--agent", "agents", type=AGENT_CHOICE, multiple=True, help="Repeatable. Default: every agent."
 )
-@click.option(
-    "--dir",
-    "directory",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="The project directory.",
-)
+@_DIR_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def doctor(agents: tuple[str, ...], directory: Path, as_json: bool) -> None:
     """Say which hooks are installed, run each once, and check the store and the judge."""
