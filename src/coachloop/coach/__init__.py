@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from coachloop.coach.plan import read_criteria
-from coachloop.coach.skills import BUILTIN_SKILLS, all_skills, detect_skill
+from coachloop.coach.skills import all_skills, detect_skill
 from coachloop.config import SkillSpec
 from coachloop.judge.input import JudgeInput
 from coachloop.judge.verdict import Problem, Verdict
@@ -65,8 +65,7 @@ class Coach:
     """Builds coaching text; `skills` are the built-in ones plus user-defined ones."""
 
     def __init__(self, skills: Iterable[SkillSpec] = ()) -> None:
-        extra = tuple(skills)
-        self.skills = all_skills(extra) if extra else BUILTIN_SKILLS
+        self.skills = all_skills(skills)
 
     def skill_for(self, item: JudgeInput) -> SkillSpec | None:
         return detect_skill(

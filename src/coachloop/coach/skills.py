@@ -41,6 +41,9 @@ _TRIGGER = re.compile(r"(?<![\w/])(/[a-z][\w-]*)", re.IGNORECASE)
 
 def all_skills(extra: Iterable[SkillSpec] = ()) -> tuple[SkillSpec, ...]:
     """Built-in skills followed by user-defined ones; a user skill overrides its namesake."""
+    extra = tuple(extra)
+    if not extra:
+        return BUILTIN_SKILLS
     merged = {s.name: s for s in BUILTIN_SKILLS}
     merged.update({s.name: s for s in extra})
     return tuple(merged.values())

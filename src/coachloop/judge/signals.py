@@ -24,7 +24,7 @@ def decide(item: JudgeInput) -> Verdict | None:
             source="signal",
         )
     stripped = item.text.strip()
-    if not stripped or stripped.lower() in _EMPTY_PLACEHOLDERS:
+    if not stripped or (len(stripped) <= 16 and stripped.lower() in _EMPTY_PLACEHOLDERS):
         return Verdict(
             type="error",
             confidence=1.0,

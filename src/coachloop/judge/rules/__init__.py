@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from coachloop.coach.skills import BUILTIN_SKILLS, all_skills, detect_skill
+from coachloop.coach.skills import all_skills, detect_skill
 from coachloop.config import SkillSpec
 from coachloop.judge.input import JudgeInput
 from coachloop.judge.rules.classify import classify
@@ -19,8 +19,7 @@ class RulesJudge:
     """Judges a stop from its text and context alone; never raises on any text."""
 
     def __init__(self, skills: Iterable[SkillSpec] = ()) -> None:
-        extra = tuple(skills)
-        self.skills = all_skills(extra) if extra else BUILTIN_SKILLS
+        self.skills = all_skills(skills)
 
     def judge(self, item: JudgeInput) -> Verdict:
         features = Features(Message(item.text))

@@ -18,18 +18,13 @@ import re
 from dataclasses import dataclass, field
 
 from coachloop.config import SkillSpec
-from coachloop.judge.rules.features import Features, is_question_prompt
+from coachloop.judge.rules.features import Features, is_question_prompt, requests_action
 from coachloop.judge.rules.target import off_target
 from coachloop.judge.verdict import Evidence, MessageType, Problem
 
 _LINT_ONLY = re.compile(
     r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"
     r"format|fmt|typecheck|tsc|mypy)\b",
-    re.I,
-)
-_ACTION = re.compile(
-    r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
-    r"give|create|set|push|open|enable|install)\b|\byourself\b|\bsomeone\b",
     re.I,
 )
 _DOC_PATH = re.compile(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
@@ -161,7 +156,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
 
     real_questions = [q for q in f.questions if not (f.claims and f.is_offer(q))]
     if real_questions or f.asks:
-        if f.blocked and any(_ACTION.search(q) for q in real_questions or [f.msg.tail]):
+        if f.blocked and any(requests_action(q) for q in real_questions or [f.msg.tail]):
             return Outcome("blocker", 0.85, "the agent needs a person to act before it can go on")
         return Outcome(
             "question", 0.9, "the agent asks the human something and waits for an answer"

@@ -40,6 +40,14 @@ _ACTION_REQUEST = re.compile(
 )
 
 
+def requests_action(text: str) -> bool:
+    """The text asks a person to do something (run, grant, add...), "yourself" included."""
+    return bool(_ACTION_REQUEST.search(text) or _SELF_OR_OTHER.search(text))
+
+
+_SELF_OR_OTHER = re.compile(r"\byourself\b|\bsomeone\b", re.I)
+
+
 def _gerund_opening(text: str) -> bool:
     """A sentence opening with a gerund and no finite verb: "Running the suite now." """
     for m in _GERUND_OPENING.finditer(text):
