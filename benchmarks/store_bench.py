@@ -22,8 +22,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import StoreError, open_store
 
 STATUS = Verdict(

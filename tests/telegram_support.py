@@ -23,8 +23,8 @@ from coachloop.chat.agent import Outcome
 from coachloop.chat.config import BridgeConfig
 from coachloop.chat.security import Secret
 from coachloop.chat.telegram import Bridge
-from coachloop.events import StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import StopResult
 from coachloop.supervisor import Supervisor
 from coachloop.testing.telegram_api import TelegramBotAPI

@@ -13,8 +13,8 @@ from coachloop.bench import metrics
 from coachloop.bench.data import BenchDataError, find_bench_dir, load_rows
 from coachloop.bench.runner import BenchRunError, run_file
 from coachloop.cli import cli
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import MESSAGE_TYPES, MessageType, Verdict, route_for
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import MESSAGE_TYPES, MessageType, Verdict, route_for
 
 # --- metrics ---------------------------------------------------------------------------
 

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from coachloop.cli import cli
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import (
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import (
     MESSAGE_TYPES,
     Evidence,
     MessageType,
@@ -24,7 +24,7 @@ from coachloop.judge.verdict import (
     Verdict,
     route_for,
 )
-from coachloop.judge.verdict import TestSummary as RunSummary
+from coachloop.core.verdict import TestSummary as RunSummary
 from coachloop.transcript import parse_last_assistant_text
 
 COACHLOOP = Path(sys.executable).parent / "coachloop"

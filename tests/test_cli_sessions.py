@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from coachloop.cli import cli
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.supervisor import Supervisor
 
 STATUS = Verdict(

@@ -8,7 +8,9 @@ from coachloop.coach import PLAIN, PREFIX, Coach
 from coachloop.coach.plan import read_criteria, success_criteria
 from coachloop.coach.skills import detect_skill
 from coachloop.config import SkillSpec, load_settings
-from coachloop.judge import JudgeInput, Problem, Verdict, make_judge
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Problem, Verdict
+from coachloop.judge import make_judge
 
 
 def status(problems: tuple[Problem, ...] = (), coaching: str | None = None) -> Verdict:

@@ -11,9 +11,9 @@ import pytest
 
 from coachloop.coach import PREFIX, Coach
 from coachloop.config import Settings
+from coachloop.core.judge_input import JudgeInput
 from coachloop.judge import make_judge
 from coachloop.judge.base import Judge
-from coachloop.judge.input import JudgeInput
 from coachloop.judge.llm import LLMJudge, build_llm_judge
 from coachloop.judge.pipeline import Pipeline
 from coachloop.judge.prompt import ANSWER_TOOL, SYSTEM_PROMPT, clip

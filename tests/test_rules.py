@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from coachloop.judge import JudgeInput, make_judge
+from coachloop.core.judge_input import JudgeInput
+from coachloop.judge import make_judge
 
 JUDGE = make_judge()
 

@@ -6,8 +6,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import StoreBase, StoreError, UnknownSession
 from coachloop.supervisor import Policy, Supervisor
 

@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from coachloop.events import StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import StopEvent
+from coachloop.core.session import SessionState
+from coachloop.core.verdict import Verdict
 from coachloop.store import StoreError, default_path, open_store
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.redis_store import RedisStore, project_token
 from coachloop.store.sqlite import SQLiteStore
-from coachloop.supervisor.state import SessionState
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 

@@ -13,15 +13,15 @@ import sys
 import time
 from typing import Any
 
-from coachloop.events import StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import StopEvent
+from coachloop.core.verdict import Verdict
 
 PROCESSES = 32
 
 _PRELUDE = r"""
 import json, sys
-from coachloop.events import StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import open_store
 target, prefix = sys.argv[1], sys.argv[2]
 status = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")

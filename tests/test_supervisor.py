@@ -8,18 +8,10 @@ from dataclasses import replace
 import pytest
 
 from coachloop.config import Settings
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.verdict import Verdict
-from coachloop.supervisor import (
-    CLAUDE_CODE_BLOCK_CAP,
-    Decision,
-    Policy,
-    SessionState,
-    context_for,
-    decide,
-    on_human,
-)
-from coachloop.supervisor.state import MAX_JOBS
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.session import MAX_JOBS, Decision, SessionState
+from coachloop.core.verdict import Verdict
+from coachloop.supervisor import CLAUDE_CODE_BLOCK_CAP, Policy, context_for, decide, on_human
 
 SID = "sess-1"
 

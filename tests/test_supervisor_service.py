@@ -14,9 +14,9 @@ import pytest
 
 from coachloop import snapshots
 from coachloop.config import ConfigError
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Policy, Supervisor, lifecycle
 
@@ -77,7 +77,7 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
 
 
 def test_lifecycle_labels() -> None:
-    from coachloop.supervisor import continue_with, deliver, drop
+    from coachloop.core.session import continue_with, deliver, drop
 
     e = StopEvent("s", text="x")
     assert lifecycle(e, STATUS, continue_with("go", "w")) == "auto_continue"
@@ -143,7 +143,7 @@ def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 def test_hook_path_imports_no_pydantic_click_rich_or_redis() -> None:
     code = (
-        "import sys, coachloop.events, coachloop.supervisor, coachloop.store, coachloop.store.sqlite, "
+        "import sys, coachloop.core.events, coachloop.supervisor, coachloop.store, coachloop.store.sqlite, "
         "coachloop.snapshots, coachloop.watchdog; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'click', 'rich', 'redis'))))"

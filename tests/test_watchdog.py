@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from coachloop import watchdog
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.verdict import Verdict
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import StoreBase
 from coachloop.watchdog import Limits, check, cleanup_stale, tool_signature
 

@@ -26,11 +26,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from coachloop.supervisor.policy import when
+from coachloop.core.session import when
 
 if TYPE_CHECKING:
+    from coachloop.core.session import SessionState
     from coachloop.store import Store
-    from coachloop.supervisor.state import SessionState
 
 
 @dataclass(frozen=True, slots=True)

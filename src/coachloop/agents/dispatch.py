@@ -33,14 +33,15 @@ from typing import TYPE_CHECKING
 
 from coachloop.agents import delivery, lifecycle
 from coachloop.agents.payload import MAX_PATH, Hook, clip_middle
-from coachloop.events import HumanMessage, StopEvent
+from coachloop.core.events import HumanMessage, StopEvent
 
 if TYPE_CHECKING:
     from coachloop.agents.supervisors import Opened
     from coachloop.config import Settings
-    from coachloop.judge.verdict import Verdict
+    from coachloop.core.session import Decision, SessionState
+    from coachloop.core.verdict import Verdict
     from coachloop.store import Store
-    from coachloop.supervisor import Decision, Policy, SessionState, Supervisor
+    from coachloop.supervisor import Policy, Supervisor
 
 NOTE = "[coachloop]"
 SUBAGENT_DROP = "subagent output goes back to its parent agent, not to the human"
@@ -164,7 +165,8 @@ def _new_turn(
 def _subagent_step(
     state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
 ) -> tuple[Decision, SessionState]:
-    from coachloop.supervisor import decide, drop
+    from coachloop.core.session import drop
+    from coachloop.supervisor import decide
 
     decision, new = decide(state, event, verdict, policy)
     if decision.kind != "deliver" or verdict.type == "error" or event.failed:
@@ -176,7 +178,8 @@ def _subagent_step(
 def _no_continue_step(
     state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
 ) -> tuple[Decision, SessionState]:
-    from coachloop.supervisor import Policy, decide, deliver
+    from coachloop.core.session import deliver
+    from coachloop.supervisor import Policy, decide
 
     decision, new = decide(state, event, verdict, policy)
     if decision.kind != "continue":

@@ -22,18 +22,17 @@ from coachloop.agents import delivery
 from coachloop.agents.payload import Hook
 
 if TYPE_CHECKING:
+    from coachloop.core.session import SessionState, SessionStatus
     from coachloop.store import EventRecord, Store, Write
-    from coachloop.supervisor import SessionState
-    from coachloop.supervisor.state import SessionStatus
 
 NOTE = "[coachloop]"
 
 
 def notice(store: Store, hook: Hook, project: str) -> None:
     """Deliver a "the agent waits for you" notification of `hook` and record it."""
+    from coachloop.core.session import SessionState
     from coachloop.store import EventRecord, Write
     from coachloop.store.records import clip
-    from coachloop.supervisor import SessionState
 
     label = delivery.LABELS.get(hook.agent, hook.agent)
     text = f"{NOTE} {label} is waiting for you ({hook.detail})"
@@ -64,8 +63,8 @@ def notice(store: Store, hook: Hook, project: str) -> None:
 
 def start(store: Store, hook: Hook, project: str) -> None:
     """Record that the session of `hook` opened (created, or reopened when closed)."""
+    from coachloop.core.session import SessionState
     from coachloop.store import Write
-    from coachloop.supervisor import SessionState
 
     now = time.time()
 

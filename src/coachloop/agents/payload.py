@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from coachloop.events import StopKind
+from coachloop.core.events import StopKind
 
 Action = Literal["stop", "prompt", "notice", "start", "end"]
 TurnRule = Literal["none", "job", "prompt"]

@@ -25,13 +25,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from coachloop.agents.turn import Agent, TurnResult
-from coachloop.events import HumanMessage, StopEvent
+from coachloop.core.events import HumanMessage, StopEvent
 
 if TYPE_CHECKING:
+    from coachloop.core.session import Decision
+    from coachloop.core.verdict import Verdict
     from coachloop.judge.base import Judge
-    from coachloop.judge.verdict import Verdict
     from coachloop.store import EventRecord
-    from coachloop.supervisor import Decision, Supervisor
+    from coachloop.supervisor import Supervisor
 
 __all__ = ["JudgedTurn", "SupervisedRunner"]
 
@@ -73,7 +74,7 @@ def _verdict(record: EventRecord) -> Verdict:
 
 
 def _decision(record: EventRecord) -> Decision:
-    from coachloop.supervisor import Decision
+    from coachloop.core.session import Decision
 
     kind = record.decision or "drop"
     return Decision(kind, "" if kind == "drop" else record.message, record.why, record.notices)  # type: ignore[arg-type]

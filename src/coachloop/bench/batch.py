@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from coachloop.judge import Judge, JudgeInput
+    from coachloop.core.judge_input import JudgeInput
+    from coachloop.judge import Judge
 
 __all__ = ["judge_lines", "parse_line"]
 
@@ -30,7 +31,7 @@ def _line_model() -> type[BaseModel]:
     if _MODEL is None:
         from pydantic import BaseModel, ConfigDict, StrictStr
 
-        from coachloop.judge.input import EventKind
+        from coachloop.core.judge_input import EventKind
 
         class BatchLine(BaseModel):
             """One batch line; unknown keys (ids, labels) are ignored."""
@@ -62,7 +63,7 @@ def parse_line(line: str) -> JudgeInput | str:
     """A `JudgeInput` for one decoded line, or a message saying what is wrong with it."""
     from pydantic import ValidationError
 
-    from coachloop.judge.input import JudgeInput
+    from coachloop.core.judge_input import JudgeInput
 
     try:
         data = json.loads(line)

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from coachloop.judge.input import EVENT_KINDS, EventKind, JudgeInput
-from coachloop.judge.verdict import MESSAGE_TYPES, MessageType, Route, route_for
+from coachloop.core.judge_input import EVENT_KINDS, EventKind, JudgeInput
+from coachloop.core.verdict import MESSAGE_TYPES, MessageType, Route, route_for
 
 __all__ = [
     "DEFAULT_FILES",

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from coachloop.judge.verdict import MESSAGE_TYPES
+from coachloop.core.verdict import MESSAGE_TYPES
 
 __all__ = [
     "NOT_STATUS",

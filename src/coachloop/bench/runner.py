@@ -21,8 +21,8 @@ from typing import Any
 
 from coachloop.bench import metrics
 from coachloop.bench.data import BenchRow, load_rows
+from coachloop.core.verdict import MESSAGE_TYPES
 from coachloop.judge.base import Judge
-from coachloop.judge.verdict import MESSAGE_TYPES
 
 __all__ = ["BenchRunError", "FileReport", "Miss", "run_file", "run_rows"]
 

@@ -7,7 +7,7 @@ import time
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import label
 from coachloop.chat.split import escape
-from coachloop.supervisor.state import SessionState
+from coachloop.core.session import SessionState
 
 HELP = (
     "Reply to a delivered message to answer its session (the agent resumes there).\n"

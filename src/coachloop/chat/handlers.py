@@ -42,8 +42,8 @@ from coachloop.chat.routing import Router, Source
 from coachloop.chat.security import AllowList, redact
 from coachloop.chat.split import escape
 from coachloop.chat.turns import TurnRequest, Turns
-from coachloop.events import HumanMessage
-from coachloop.supervisor.state import SessionState
+from coachloop.core.events import HumanMessage
+from coachloop.core.session import SessionState
 
 log = logging.getLogger("coachloop.chat.handlers")
 Context = ContextTypes.DEFAULT_TYPE

@@ -20,9 +20,9 @@ from pathlib import Path
 
 from coachloop.chat.config import BridgeConfig
 from coachloop.chat.ledger import Ledger, store_key
+from coachloop.core.session import SessionState
 from coachloop.store import OutboxEntry, UnknownSession
 from coachloop.supervisor import Supervisor
-from coachloop.supervisor.state import SessionState
 
 
 @dataclass(slots=True)

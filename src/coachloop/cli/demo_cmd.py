@@ -251,7 +251,7 @@ def narrate(events: tuple[Mapping[str, Any], ...]) -> list[str]:
 def _offline() -> None:
     """Judge the built-in example stops offline and show each verdict and coaching."""
     from coachloop.cli.judge_cmd import build_judge, format_verdict
-    from coachloop.judge.input import JudgeInput
+    from coachloop.core.judge_input import JudgeInput
 
     judge = build_judge()
     for number, (title, fields) in enumerate(EXAMPLES, start=1):

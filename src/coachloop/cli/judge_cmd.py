@@ -18,11 +18,13 @@ from typing import TYPE_CHECKING, Any, BinaryIO, NoReturn, cast
 
 import click
 
-from coachloop.judge.input import EVENT_KINDS
+from coachloop.core.judge_input import EVENT_KINDS
 
 if TYPE_CHECKING:
     from coachloop.config import Settings
-    from coachloop.judge import Judge, JudgeInput, Verdict
+    from coachloop.core.judge_input import JudgeInput
+    from coachloop.core.verdict import Verdict
+    from coachloop.judge import Judge
 
 __all__ = ["build_judge", "cli_settings", "fail", "format_verdict", "judge"]
 
@@ -211,7 +213,7 @@ def judge(  # noqa: PLR0917 - click passes every option as an argument
     json_out: bool,
 ) -> None:
     """Judge an agent's final message: its type, its route and the coaching if any."""
-    from coachloop.judge.input import EventKind, JudgeInput
+    from coachloop.core.judge_input import EventKind, JudgeInput
 
     if batch is not None:
         if text is not None or file is not None or transcript is not None:

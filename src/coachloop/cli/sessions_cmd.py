@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import click
 
 if TYPE_CHECKING:
+    from coachloop.core.session import SessionState
     from coachloop.store import EventRecord, StoreBase
-    from coachloop.supervisor import SessionState
 
 __all__ = ["sessions", "show"]
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from coachloop.coach.plan import read_criteria
 from coachloop.coach.skills import all_skills, detect_skill
 from coachloop.config import SkillSpec
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Problem, Verdict
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Problem, Verdict
 
 __all__ = ["PLAIN", "PREFIX", "Coach", "rejection_lines"]
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import re
 
+from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
-from coachloop.judge.verdict import Evidence, TestSummary
 
 _HEX = r"[0-9a-f]{7,40}"
 # A hash counts when commit words sit close before it, or when it stands in backticks.

@@ -8,24 +8,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 from coachloop.judge.base import Judge
-from coachloop.judge.input import EventKind, JudgeInput
-from coachloop.judge.verdict import Evidence, Problem, TestSummary, Verdict
 
 if TYPE_CHECKING:
     from coachloop.config import Settings
 
-__all__ = [
-    "EventKind",
-    "Evidence",
-    "Judge",
-    "JudgeInput",
-    "Problem",
-    "TestSummary",
-    "Verdict",
-    "judge_text",
-    "make_judge",
-]
+__all__ = ["Judge", "judge_text", "make_judge"]
 
 
 def make_judge(settings: Settings | None = None) -> Judge:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Verdict
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 
 
 class Judge(Protocol):

@@ -20,12 +20,12 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 from coachloop.judge.base import Judge
-from coachloop.judge.input import JudgeInput
 from coachloop.judge.prompt import SYSTEM_PROMPT, build_user_message, retry_message
 from coachloop.judge.providers import Model, ModelError, ModelUnavailableError, Turn, make_model
 from coachloop.judge.schema import AnswerError, LLMAnswer, answer_schema, parse_answer, to_verdict
-from coachloop.judge.verdict import Verdict
 
 if TYPE_CHECKING:
     from coachloop.config import Settings

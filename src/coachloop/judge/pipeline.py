@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from coachloop.coach import Coach
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 from coachloop.judge import signals
 from coachloop.judge.base import Judge
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Verdict
 
 
 class Pipeline:

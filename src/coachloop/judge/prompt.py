@@ -8,7 +8,7 @@ tail when long (`clip`).
 
 from __future__ import annotations
 
-from coachloop.judge.input import JudgeInput
+from coachloop.core.judge_input import JudgeInput
 
 __all__ = ["ANSWER_TOOL", "SYSTEM_PROMPT", "build_user_message", "clip", "retry_message"]
 

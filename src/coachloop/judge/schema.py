@@ -7,7 +7,7 @@
   `response_format`): every field required, no extra fields.
 - `to_verdict` turns a valid answer into a `Verdict` (source "llm").
 - `VERDICT_ADAPTER` / `JUDGE_INPUT_ADAPTER` validate batch data (JSON lines) into the
-  frozen dataclasses of `coachloop.judge.verdict` and `coachloop.judge.input`, whose
+  frozen dataclasses of `coachloop.core.verdict` and `coachloop.core.judge_input`, whose
   own invariants (`Verdict.__post_init__`) then hold.
 """
 
@@ -20,8 +20,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Verdict, route_for
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict, route_for
 
 __all__ = [
     "ANSWER_ADAPTER",

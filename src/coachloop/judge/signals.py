@@ -6,8 +6,8 @@ the human, never continued. These checks are exact, so their confidence is 1.0.
 
 from __future__ import annotations
 
-from coachloop.judge.input import JudgeInput
-from coachloop.judge.verdict import Verdict
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict
 
 # Placeholders some agents print instead of a message when they produced none.
 _EMPTY_PLACEHOLDERS = frozenset({"(no content)", "no content", "(empty)", "null", "none"})

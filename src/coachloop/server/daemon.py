@@ -38,7 +38,7 @@ WARM_MODULES = (
     "coachloop.agents.hook",
     "coachloop.agents.dispatch",
     "coachloop.agents.supervisors",
-    "coachloop.events",
+    "coachloop.core.events",
     "coachloop.config",
     "coachloop.judge",
     "coachloop.judge.rules",

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol, TypeVar
 
-from coachloop.events import HumanMessage, StopEvent
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.store.records import (
     EventRecord,
     JobSummary,
@@ -28,10 +29,9 @@ from coachloop.store.records import (
     verdict_dict,
 )
 from coachloop.supervisor.policy import Policy, decide, on_human
-from coachloop.supervisor.state import Decision, SessionState, SessionStatus
 
 if TYPE_CHECKING:
-    from coachloop.judge.verdict import Verdict
+    from coachloop.core.verdict import Verdict
 
 R = TypeVar("R")
 TxnFn = Callable[[SessionState | None], tuple[Write | None, R]]

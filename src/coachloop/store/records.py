@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from coachloop.supervisor.state import SessionState
+from coachloop.core.session import SessionState
 
 if TYPE_CHECKING:
-    from coachloop.judge.verdict import Verdict
+    from coachloop.core.verdict import Verdict
 
 RecordKind = Literal["stop", "human", "alert", "status"]
 OutboxKind = Literal["deliver", "notice", "alert"]

@@ -30,9 +30,9 @@ import time
 from pathlib import PurePath
 from typing import Any
 
+from coachloop.core.session import SessionState
 from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import EventRecord, OutboxEntry
-from coachloop.supervisor.state import SessionState
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500

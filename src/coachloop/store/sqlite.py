@@ -18,10 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from coachloop.core.session import SessionState
 from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
-from coachloop.supervisor.state import SessionState
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 

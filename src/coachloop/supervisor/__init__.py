@@ -15,31 +15,13 @@ from coachloop.supervisor.policy import (
     on_human,
 )
 from coachloop.supervisor.service import Supervisor, lifecycle
-from coachloop.supervisor.state import (
-    Context,
-    Decision,
-    JobMark,
-    SessionState,
-    continue_with,
-    deliver,
-    digest,
-    drop,
-)
 
 __all__ = [
     "CLAUDE_CODE_BLOCK_CAP",
-    "Context",
-    "Decision",
-    "JobMark",
     "Policy",
-    "SessionState",
     "Supervisor",
     "context_for",
-    "continue_with",
     "decide",
-    "deliver",
-    "digest",
-    "drop",
     "lifecycle",
     "on_human",
 ]

@@ -29,13 +29,12 @@ continuation.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.input import JudgeInput
-from coachloop.supervisor.state import (
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.session import (
     Context,
     Decision,
     JobMark,
@@ -46,11 +45,12 @@ from coachloop.supervisor.state import (
     deliver,
     digest,
     drop,
+    when,
 )
 
 if TYPE_CHECKING:
     from coachloop.config import Settings
-    from coachloop.judge.verdict import Verdict
+    from coachloop.core.verdict import Verdict
 
 CLAUDE_CODE_BLOCK_CAP = 8  # Claude Code ends a turn itself after 8 consecutive blocks
 PLAIN_CONTINUE = "continue"
@@ -76,11 +76,6 @@ class Policy:
     def from_settings(cls, settings: Settings) -> Policy:
         """The policy configured in `settings` (project config overrides user config)."""
         return cls(max_auto_continues=settings.max_auto_continues)
-
-
-def when(ts: float | None) -> str:
-    """`ts` as a UTC time for messages."""
-    return "?" if ts is None else time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(ts))
 
 
 def cap_note(n: int) -> str:

@@ -20,13 +20,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from coachloop import snapshots, watchdog
-from coachloop.events import HumanMessage, StopEvent
-from coachloop.judge.input import JudgeInput
+from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.session import Decision, SessionState
 from coachloop.supervisor.policy import Policy, context_for
-from coachloop.supervisor.state import Decision, SessionState
 
 if TYPE_CHECKING:
-    from coachloop.judge.verdict import Verdict
+    from coachloop.core.verdict import Verdict
     from coachloop.store import StopResult, Store
 
 log = logging.getLogger("coachloop.supervisor")

@@ -6,11 +6,11 @@ from collections.abc import Iterable
 
 from coachloop.coach.skills import all_skills, detect_skill
 from coachloop.config import SkillSpec
-from coachloop.judge.input import JudgeInput
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import Verdict, route_for
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.text import Message
-from coachloop.judge.verdict import Verdict, route_for
 
 __all__ = ["RulesJudge"]
 

@@ -18,9 +18,9 @@ import re
 from dataclasses import dataclass, field
 
 from coachloop.config import SkillSpec
+from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.judge.rules.features import Features, is_question_prompt, requests_action
 from coachloop.judge.rules.target import off_target
-from coachloop.judge.verdict import Evidence, MessageType, Problem
 
 _LINT_ONLY = re.compile(
     r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"

