@@ -32,6 +32,28 @@ def _quote(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _upper(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _said(p: Problem) -> str:
+    return f" (“{_quote(p.quote)}”)" if p.quote else ""
+
+
+# Findings checked against the turn's record (`coachloop.judge.grounding`).
+_RECORDED = {
+    "run_failed": "You say the tests pass{said}, but {detail}. "
+    "Fix the failures, re-run the tests and show the summary.",
+    "no_run": "You say the tests pass{said}, but no test ran in this turn. "
+    "Run them and show the runner's summary.",
+    "unverifiable": "{detail}. Show only output you got: run the command and paste "
+    "what it printed.",
+    "edited_after_run": "{detail}: that run does not cover the code as it is now. "
+    "Re-run the tests and show the result.",
+    "no_commit": "You say you committed{said}, but {detail}. Commit the change and give its hash.",
+}
+
+
 def rejection_lines(problems: Iterable[Problem]) -> list[str]:
     """One plain sentence per problem, specific to what was found."""
     lines: list[str] = []
@@ -53,6 +75,8 @@ def rejection_lines(problems: Iterable[Problem]) -> list[str]:
             lines.append(f"{p.detail} Run the checks that exercise the change itself.")
         elif p.kind == "skill_evidence":
             lines.append(p.detail)
+        elif p.kind in _RECORDED:
+            lines.append(_RECORDED[p.kind].format(detail=_upper(p.detail), said=_said(p)))
         else:
             lines.append(
                 "No test run is shown. Run the tests (or the command that proves the change) "

@@ -23,6 +23,12 @@ ProblemKind = Literal[
     "failing",  # the evidence shown contains failures
     "off_target",  # evidence shown does not exercise the claimed change
     "skill_evidence",  # the active skill's required evidence is missing
+    # found by checking the turn's record (transcript, stream):
+    "run_failed",  # passing tests claimed, but the turn's last test run failed
+    "no_run",  # passing tests claimed, but no test ran in the turn
+    "unverifiable",  # output or a commit shown that appears nowhere in the turn
+    "edited_after_run",  # code changed after the turn's last test run
+    "no_commit",  # a commit claimed, but none was made in the turn
 ]
 
 MESSAGE_TYPES: tuple[MessageType, ...] = get_args(MessageType)
@@ -52,7 +58,11 @@ class TestSummary:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """Checkable facts found in a message. Empty tuples mean "none shown"."""
+    """Checkable facts found in a message. Empty tuples mean "none shown".
+
+    `recorded` holds facts confirmed from the turn's record, cited ("from the
+    transcript: `pytest -q` → 2 tests OK, after the last edit").
+    """
 
     tests: tuple[TestSummary, ...] = ()
     commits: tuple[str, ...] = ()
@@ -62,6 +72,7 @@ class Evidence:
     exit_codes: tuple[int, ...] = ()
     successes: tuple[str, ...] = ()
     failures: tuple[str, ...] = ()
+    recorded: tuple[str, ...] = ()
 
     @property
     def tests_ok(self) -> bool:

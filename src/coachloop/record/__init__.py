@@ -1,0 +1,85 @@
+"""The record of an agent's turn, read from the agent's own log (see `coachloop.core.record`).
+
+- `read(agent, path)`: the record in a transcript-like file of `agent` (Claude Code's
+  transcript; None for an agent without a reader here).
+- `claude_stream(events, prompt=...)`: the record of a headless Claude Code turn.
+- `attach(item, record)`: `item` with `record` on it, or with an unusable record when
+  the record is stale (its last assistant message is not the message being judged).
+- `for_hook(item, agent, path)`: read and attach in one step; never raises, never
+  blocks: a bad path or file becomes a note in the verdict, and the message is judged
+  alone.
+
+Standard library only: the hook path reads records at every stop.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.record import TestRun, ToolCall, TurnRecord
+from coachloop.record.readers import MAX_TAIL, claude_stream, claude_transcript
+
+__all__ = [
+    "MAX_TAIL",
+    "TestRun",
+    "ToolCall",
+    "TurnRecord",
+    "attach",
+    "claude_stream",
+    "claude_transcript",
+    "for_hook",
+    "matches",
+    "read",
+]
+
+log = logging.getLogger(__name__)
+STALE = "stale: its last assistant message is not the message being judged"
+_EDGE = 400  # characters compared at each end of a message that was cut
+
+
+def read(agent: str, path: str) -> TurnRecord | None:
+    """The record of the last turn in `agent`'s log file at `path`; None when there is
+    no reader for `agent`."""
+    if agent in ("claude-code", "sdk"):
+        return claude_transcript(path)
+    return None
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.split())
+
+
+def matches(recorded: str | None, message: str) -> bool:
+    """True when the record's last assistant text is `message` (whitespace aside; for a
+    message cut in its middle, its two ends)."""
+    if recorded is None:
+        return False
+    a, b = _norm(recorded), _norm(message)
+    if a == b:
+        return True
+    cut = "characters cut" in b or "characters cut" in a
+    return cut and len(a) > 2 * _EDGE and a[:_EDGE] == b[:_EDGE] and a[-_EDGE:] == b[-_EDGE:]
+
+
+def attach(item: JudgeInput, record: TurnRecord | None) -> JudgeInput:
+    """`item` carrying `record`; a record whose last message is not `item.text` is
+    replaced by an unusable one saying it is stale."""
+    if record is None:
+        return item
+    if record.usable and not matches(record.final_text, item.text):
+        record = TurnRecord.unusable(record.source, STALE)
+    return replace(item, record=record)
+
+
+def for_hook(item: JudgeInput, agent: str, path: str | None) -> JudgeInput:
+    """`item` with the record read from `path` (see the module docstring)."""
+    if not path or item.event == "StopFailure":
+        return item
+    try:
+        return attach(item, read(agent, path))
+    except Exception as exc:  # a record never costs a stop: judge the message alone
+        log.exception("reading the turn's record failed")
+        note = f"the record could not be read ({type(exc).__name__})"
+        return replace(item, record=TurnRecord.unusable(agent, note))
