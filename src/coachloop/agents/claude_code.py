@@ -5,7 +5,8 @@ Events (field `hook_event_name`; every payload has `session_id`, `cwd`,
 
 - Stop, SubagentStop: a stop. The text is `last_assistant_message`; only when that field
   is absent (or not a string) is the last assistant message read from the transcript
-  (`agent_transcript_path` for a subagent). `stop_hook_active` is passed on. The job is
+  (`agent_transcript_path` for a subagent, which is also the stop's `transcript_path`,
+  the record its claims are checked against). `stop_hook_active` is passed on. The job is
   `prompt_id` (it stays the same across a Stop-hook continuation); a subagent's stops
   also carry its `agent_id`, so its jobs never collide with the main agent's.
 - StopFailure: a stop of kind "StopFailure" with `error` and `error_details`; recorded
@@ -77,7 +78,7 @@ def normalise(
             kind="SubagentStop" if event == "SubagentStop" else "Stop",
             job_id=job,
             sub_id=sub or ("subagent" if event == "SubagentStop" else None),
-            transcript_path=transcript,
+            transcript_path=p.path_field(data, *keys),
             stop_hook_active=p.flag(data, "stop_hook_active"),
             turn_rule=turn_rule,
         )

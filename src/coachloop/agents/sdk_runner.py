@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import re
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, Unpack
@@ -41,9 +42,16 @@ _TYPES = {
 }
 
 
+def _block_type(block: object) -> str:
+    """A content block's stream-json type: `ToolUseBlock` -> "tool_use"."""
+    name = type(block).__name__.removesuffix("Block")
+    return re.sub(r"(?<=[a-z])(?=[A-Z])", "_", name).lower()
+
+
 def sdk_event(message: object) -> dict[str, Any]:
     """An SDK message as a stream-json-like dict (`type`, and for user and assistant
-    messages `message.content` as a list of block dicts)."""
+    messages `message.content` as a list of block dicts typed as in stream-json:
+    "text", "tool_use", "tool_result", "thinking")."""
     kind = _TYPES.get(type(message).__name__, type(message).__name__)
     data: dict[str, Any] = (
         dataclasses.asdict(message)
@@ -55,7 +63,7 @@ def sdk_event(message: object) -> dict[str, Any]:
         blocks = getattr(message, "content", content)
         if not isinstance(blocks, str):
             content = [
-                {"type": type(b).__name__.removesuffix("Block").lower(), **dataclasses.asdict(b)}
+                {"type": _block_type(b), **dataclasses.asdict(b)}
                 if dataclasses.is_dataclass(b) and not isinstance(b, type)
                 else b
                 for b in blocks

@@ -10,7 +10,8 @@ exactly once:
   the StopFailure record) instead of recording the stop twice.
 - Otherwise the runner records the prompt as the human's message (unless `human=False`:
   e.g. a coaching message a loop sends back) and then judges and decides the result
-  itself: a failed turn is a StopFailure, never continued.
+  itself, its claims checked against the turn's record read from the agent's stream
+  (`coachloop.record.claude_stream`): a failed turn is a StopFailure, never continued.
 
 A failed model call fires Claude Code's StopFailure hook without waiting for it; when
 our UserPromptSubmit hook recorded this turn's prompt (so our hooks are active), the
@@ -28,6 +29,7 @@ from coachloop.agents.turn import Agent, TurnResult
 from coachloop.core.events import HumanMessage, StopEvent
 
 if TYPE_CHECKING:
+    from coachloop.core.judge_input import JudgeInput
     from coachloop.core.session import Decision
     from coachloop.core.verdict import Verdict
     from coachloop.judge.base import Judge
@@ -78,6 +80,16 @@ def _decision(record: EventRecord) -> Decision:
 
     kind = record.decision or "drop"
     return Decision(kind, "" if kind == "drop" else record.message, record.why, record.notices)  # type: ignore[arg-type]
+
+
+def _with_record(item: JudgeInput, turn: TurnResult, prompt: str | None) -> JudgeInput:
+    """`item` with the record of `turn` read from its stream (Claude Code's stream-json,
+    the SDK's messages); unchanged when the stream holds no assistant message."""
+    from coachloop.record import attach, claude_stream
+
+    if turn.is_error or not any(e.get("type") == "assistant" for e in turn.events):
+        return item
+    return attach(item, claude_stream(turn.events, prompt=prompt))
 
 
 def _is_error(record: EventRecord) -> bool:
@@ -168,7 +180,7 @@ class SupervisedRunner:
             job_id=turn.uuid,
             error=turn.error,
         )
-        verdict = self.judge.judge(sup.context(event))
+        verdict = self.judge.judge(_with_record(sup.context(event), turn, prompt))
         result = sup.on_stop(event, verdict)
         return JudgedTurn(turn, verdict, result.decision, result.event_id, "runner")
 

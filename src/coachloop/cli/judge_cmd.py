@@ -1,8 +1,9 @@
 """`coachloop judge`: judge one agent message, or a JSONL batch of them.
 
 Input, exactly one of: the message as an argument; `-` (or no argument with piped
-stdin) for stdin; `--file PATH`; `--transcript PATH` (the last assistant message of a
-Claude Code transcript); `--batch FILE.jsonl` (`-` for stdin). Exit status: 0 when
+stdin) for stdin; `--file PATH`; `--transcript PATH` (the last stop of a Claude Code
+transcript: its last assistant message, judged with the record of its turn, see
+`coachloop.record`); `--batch FILE.jsonl` (`-` for stdin). Exit status: 0 when
 judged (whatever the verdict), 2 on bad usage or an unreadable input file. A batch
 never stops at a bad line: see `coachloop.bench.batch`.
 
@@ -106,6 +107,7 @@ def format_verdict(verdict: Verdict) -> str:
         ("exit codes", ev.exit_codes),
         ("successes", ev.successes),
         ("failures", ev.failures),
+        ("recorded", ev.recorded),
     ):
         if values:
             found.append(f"{label}: {_listing(values)}")
@@ -153,6 +155,11 @@ def _message(text: str | None, file: Path | None, transcript: Path | None) -> st
     if file is not None:
         return _read_bytes(file, "file")
     if transcript is not None:
+        from coachloop.record import claude_transcript
+
+        record = claude_transcript(str(transcript))
+        if record.usable and record.final_text is not None:
+            return record.final_text
         from coachloop.transcript import TranscriptError, last_assistant_text
 
         try:
@@ -177,7 +184,7 @@ def _message(text: str | None, file: Path | None, transcript: Path | None) -> st
 @click.option(
     "--transcript",
     type=click.Path(path_type=Path),
-    help="Judge the last assistant message of a Claude Code transcript (JSONL).",
+    help="Judge the last stop of a Claude Code transcript (JSONL), checked against its turn.",
 )
 @click.option(
     "--batch",
@@ -230,6 +237,10 @@ def judge(  # noqa: PLR0917 - click passes every option as an argument
         plan_file=str(plan) if plan is not None else None,
         event=cast(EventKind, event),
     )
+    if transcript is not None:
+        from coachloop.record import for_hook
+
+        item = for_hook(item, "claude-code", str(transcript))
     verdict = build_judge().judge(item)
     if json_out:
         click.echo(json.dumps(verdict.to_dict(), indent=2))

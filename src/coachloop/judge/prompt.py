@@ -2,8 +2,9 @@
 
 One call decides the type of the agent's final message and, when the message goes
 back to the agent (type "status"), writes the coaching in the same answer. The user
-message carries the context of the stop and the agent's text, cut to its head and
-tail when long (`clip`).
+message carries the context of the stop, the facts of the turn's record when there is
+one (`coachloop.record.describe`), and the agent's text, cut to its head and tail when
+long (`clip`).
 """
 
 from __future__ import annotations
@@ -42,6 +43,16 @@ access, a paid account, a decision about external systems, hardware, a service t
 is down.
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
 turn, garbled or empty output.
+
+When the turn's record is given, it is what the agent really did in this turn (read \
+from its transcript or output stream), and it outranks the agent's words:
+- a claim of passing tests is backed when the record's last test run passed and no \
+code changed after it, even if the message pastes no output: that is a completion;
+- a claim the record contradicts is a rejected completion (status): the last test run \
+failed (name the failing tests), no test ran, test output or counts that appear in no \
+run of the turn, code changed after the last test run (name the files and ask for a \
+re-run), a commit claimed but none made;
+- a tool call refused for lack of permission that the message reports is a blocker.
 
 confidence is how sure you are of the type (0 to 1). Say below 0.8 when the message \
 is ambiguous; it then goes to the human.
@@ -93,6 +104,23 @@ def _field(label: str, value: str | None) -> str:
     return f"- {label}: {value if value else '(none)'}"
 
 
+def _record_lines(item: JudgeInput) -> list[str]:
+    record = item.record
+    if record is None:
+        return []
+    if not record.usable:
+        return ["", f"The turn's record ({record.source}): not used, {record.note}."]
+    from coachloop.record.describe import describe
+
+    return [
+        "",
+        f"The turn's record ({record.source}), what the agent did in this turn:",
+        "<turn_record>",
+        *describe(record),
+        "</turn_record>",
+    ]
+
+
 def build_user_message(item: JudgeInput, max_chars: int = 12_000) -> str:
     """The user turn: the stop's context, then the agent's message between markers.
 
@@ -118,6 +146,7 @@ def build_user_message(item: JudgeInput, max_chars: int = 12_000) -> str:
         ]
     else:
         lines.append("- Human's prompt: (not known)")
+    lines += _record_lines(item)
     lines += [
         "",
         "The agent's final message:",

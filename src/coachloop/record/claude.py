@@ -134,8 +134,10 @@ class _Reader:
         kind = entry.get("type")
         if entry.get("isSidechain") is True or entry.get("parent_tool_use_id"):
             return
-        if self.turn.cwd is None and isinstance(entry.get("cwd"), str):
-            self.turn.cwd = entry["cwd"]
+        data = entry.get("data")  # the Agent SDK's system messages nest their fields
+        fields = data if kind == "system" and isinstance(data, Mapping) else entry
+        if self.turn.cwd is None and isinstance(fields.get("cwd"), str):
+            self.turn.cwd = fields["cwd"]
         if kind == "assistant" and isinstance(entry.get("message"), Mapping):
             self.assistant(entry["message"])
         elif kind == "user":
@@ -145,7 +147,7 @@ class _Reader:
             else:
                 self.user(entry)
         elif kind == "system" and entry.get("subtype") == "permission_denied":
-            self.denied_ids.add(str(entry.get("tool_use_id")))
+            self.denied_ids.add(str(fields.get("tool_use_id")))
 
 
 def read_turn(entries: Iterable[Mapping[str, Any]]) -> Turn:
