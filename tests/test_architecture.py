@@ -1,7 +1,8 @@
 """The folder tree is the data flow: checks over the source itself.
 
 - no import cycle between packages (a package is `coachloop.X`, a folder or a module);
-- `coachloop.core` (the shared types) imports nothing but the standard library;
+- `coachloop.core` (the shared types) imports nothing but the standard library (and
+  itself: the record's test summaries are the verdict's);
 - no module grows past 400 lines.
 """
 
@@ -96,7 +97,8 @@ def test_core_imports_only_the_standard_library() -> None:
     for path in (SRC / "core").rglob("*.py"):
         for target in _imports(path):
             top = target.split(".")[0]
-            assert top in stdlib, f"{path.name} imports {target}"
+            inside = target == "coachloop.core" or target.startswith("coachloop.core.")
+            assert top in stdlib or inside, f"{path.name} imports {target}"
 
 
 def test_no_module_over_400_lines() -> None:

@@ -48,7 +48,7 @@ _RECORDED = {
     "Run them and show the runner's summary.",
     "unverifiable": "{detail}. Show only output you got: run the command and paste "
     "what it printed.",
-    "edited_after_run": "{detail}: that run does not cover the code as it is now. "
+    "edited_after_run": "{detail}. That run does not cover the code as it is now. "
     "Re-run the tests and show the result.",
     "no_commit": "You say you committed{said}, but {detail}. Commit the change and give its hash.",
 }

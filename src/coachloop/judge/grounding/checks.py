@@ -76,7 +76,7 @@ def _test_findings(record: TurnRecord, claims: Claims) -> list[Problem]:
     edited = record.edits_after(last.call)
     if edited:
         files = ", ".join(edited[:_SHOWN_FILES]) + (" …" if len(edited) > _SHOWN_FILES else "")
-        detail = f"{files} changed after the last test run ({run_text(last)})"
+        detail = f"the code changed after the last test run ({run_text(last)}): {files}"
         return [Problem(kind="edited_after_run", detail=detail, quote=quote)]
     return []
 
