@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -36,6 +37,11 @@ from coachloop.agents.runner import ClaudeCode
 from coachloop.testing import ScriptedModel
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "turns"
+# Claude Code runs with a private HOME: the Rust toolchain stays the user's own.
+TOOLCHAINS = {
+    "RUSTUP_HOME": os.environ.get("RUSTUP_HOME", os.path.expanduser("~/.rustup")),
+    "CARGO_HOME": os.environ.get("CARGO_HOME", os.path.expanduser("~/.cargo")),
+}
 _DROPPED_TYPES = ('{"type":"api-request-shape"', '{"type":"api-request-blob"')
 _DROPPED_ATTACHMENTS = ('"type":"prompt_snapshot"', '"type":"skill_listing"')
 
@@ -59,7 +65,9 @@ def run(scenario: Scenario, root: Path) -> dict[str, object]:
     moves = Moves(project, scenario.kind)
     steps = [*(scenario.before[1](moves) if scenario.before else []), *scenario.moves(moves)]
     with ScriptedModel(steps, side_call="Title") as model:
-        agent = ClaudeCode(project, env=offline_env(model.base_url, home), timeout=180)
+        agent = ClaudeCode(
+            project, env=offline_env(model.base_url, home, extra=TOOLCHAINS), timeout=180
+        )
         session = None
         if scenario.before is not None:
             session = agent.run_turn(scenario.before[0]).session_id
@@ -78,7 +86,7 @@ def run(scenario: Scenario, root: Path) -> dict[str, object]:
         "expected": scenario.expected,
         "kind": scenario.kind,
         "prompt": scenario.prompt,
-        "text": turn.result,
+        "text": turn.result.replace(str(root), f"/tmp/coachloop-turns/{scenario.name}"),
     }
 
 

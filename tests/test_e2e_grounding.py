@@ -91,6 +91,8 @@ def test_a_passing_run_not_pasted_is_delivered(sandbox: Sandbox) -> None:
     assert judged.verdict.type == "completion" and "backs it" in judged.verdict.reason
     [delivered] = sandbox.outbox(judged.turn.session_id)
     assert delivered.text == "Fixed add(). All tests pass now."
+    cited = f"from the transcript: `{TESTS}` → 2 tests OK, after the last edit"
+    assert cited in sandbox.show(judged.turn.session_id)
 
 
 def test_an_edit_after_the_pasted_run_is_sent_back_naming_the_file(sandbox: Sandbox) -> None:

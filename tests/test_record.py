@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from coachloop.core.judge_input import JudgeInput
-from coachloop.core.record import TurnRecord
+from coachloop.core.record import ToolCall, TurnRecord
 from coachloop.record import STALE, attach, claude_stream, claude_transcript, for_hook, matches
 from coachloop.record.calls import written_paths
-from coachloop.record.facts import failing_tests
+from coachloop.record.facts import failing_tests, is_test_command
 
 TURNS = Path(__file__).parent / "data" / "turns"
 LABELS = {
@@ -222,3 +222,50 @@ def test_files_written_by_shell_commands(command: str, paths: list[str]) -> None
 )
 def test_failing_test_names_per_runner(output: str, names: list[str]) -> None:
     assert list(failing_tests(output)) == names
+
+
+@pytest.mark.parametrize(
+    ("command", "runs_tests"),
+    [
+        ("python -m pytest -q", True),
+        ("cd web && CI=1 npx jest --ci", True),
+        ("uv run pytest tests/", True),
+        ("./gradlew test", True),
+        ("timeout 60 cargo test", True),
+        ("python manage.py test", True),
+        ("pip install pytest", False),
+        ("npm install jest", False),
+        ("grep -n pytest setup.cfg", False),
+        ("make build", False),
+    ],
+)
+def test_test_commands_are_recognised_by_what_runs(command: str, runs_tests: bool) -> None:
+    assert is_test_command(command) is runs_tests
+
+
+def _bash(
+    command: str, output: str = "", exit_code: int | None = 0, error: bool = False
+) -> ToolCall:
+    return ToolCall("Bash", "command", command, output=output, exit_code=exit_code, error=error)
+
+
+def test_what_counts_as_a_commit_and_a_run() -> None:
+    from coachloop.record.facts import build
+
+    rec = build(
+        "t",
+        [
+            _bash("git commit --dry-run -m x", "On branch main"),
+            _bash("python -m pytest -q", "started in the background", exit_code=None),
+            ToolCall("BashOutput", "command", "bash_1", output="3 passed in 0.1s", exit_code=0),
+            _bash("pytest -x", "Command timed out after 2m", exit_code=None, error=True),
+        ],
+    )
+    assert not rec.committed
+    assert [(t.command, t.outcome(), t.ok) for t in rec.tests] == [
+        ("bash_1", "3 tests OK", True),
+        ("pytest -x", "the command failed", False),
+    ]
+    assert rec.complete
+    handed = build("t", [ToolCall("Task", "other", "Task"), _bash("pytest", "1 passed in 0.1s")])
+    assert not handed.complete  # a subagent's calls are in its own transcript

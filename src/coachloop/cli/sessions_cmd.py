@@ -210,6 +210,9 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
         if e.job_id:
             lines.append(f"    job: {e.job_id}")
         lines.append(f"    agent: {_preview(e.text, full) or '(no text)'}")
+        evidence = v.get("evidence")
+        recorded = evidence.get("recorded") if isinstance(evidence, dict) else None
+        lines.extend(f"    {fact}" for fact in recorded or () if isinstance(fact, str))
         if e.decision == "continue":
             lines.append(f"    coaching: {_preview(e.message, full)}")
         elif e.decision == "deliver" and e.message != e.text:

@@ -63,7 +63,8 @@ class ToolCall:
 
 @dataclass(frozen=True, slots=True)
 class TestRun:
-    """A call that ran tests: `call` is its index in `TurnRecord.calls`."""
+    """A call that ran tests: `call` is its index in `TurnRecord.calls`; `error` says the
+    tool reported a failure without an exit status (a timeout, a kill)."""
 
     __test__ = False  # not a pytest class
 
@@ -72,6 +73,7 @@ class TestRun:
     summaries: tuple[TestSummary, ...] = ()
     failing: tuple[str, ...] = ()
     exit_code: int | None = None
+    error: bool = False
 
     @property
     def passed(self) -> int:
@@ -83,8 +85,8 @@ class TestRun:
 
     @property
     def ok(self) -> bool:
-        """Tests ran and none failed, and the command did not exit non-zero."""
-        if self.exit_code not in (0, None):
+        """Tests ran and none failed, and the command did not fail."""
+        if self.exit_code not in (0, None) or self.error:
             return False
         if self.summaries:
             return self.passed > 0 and self.failed == 0
@@ -100,6 +102,8 @@ class TestRun:
             return "no tests ran"
         if self.exit_code not in (0, None):
             return f"exit code {self.exit_code}"
+        if self.error:
+            return "the command failed"
         return "exit code 0" if self.exit_code == 0 else "result unknown"
 
 

@@ -32,6 +32,8 @@ TOOLS: dict[str, tuple[CallKind, tuple[str, ...]]] = {
     "Write": ("edit", ("file_path",)),
     "NotebookEdit": ("edit", ("notebook_path",)),
     "Read": ("read", ("file_path",)),
+    # a background command's output, read later (a test summary may first appear here)
+    "BashOutput": ("command", ("bash_id", "shell_id")),
     # Codex CLI
     "shell": ("command", ("command", "cmd")),
     "local_shell": ("command", ("command", "cmd")),
@@ -104,6 +106,11 @@ def written_paths(command: str) -> list[str]:
     return [p for p in dict.fromkeys(found) if not _SCRATCH.search(p)]
 
 
+def _background(raw: RawCall) -> bool:
+    """A command started in the background: its result is not its exit status."""
+    return raw.input.get("run_in_background") is True and not raw.error
+
+
 def _clip(text: str) -> str:
     if len(text) <= MAX_OUTPUT:
         return text
@@ -132,7 +139,7 @@ def to_call(raw: RawCall, cwd: str | None = None) -> ToolCall:
         target=target[:2_000],
         paths=paths,
         output=_clip(raw.output),
-        exit_code=raw.exit_code if kind == "command" else None,
+        exit_code=None if kind != "command" or _background(raw) else raw.exit_code,
         error=raw.error,
         denied=raw.denied,
     )

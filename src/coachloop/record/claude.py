@@ -57,6 +57,8 @@ def human_prompt(entry: Mapping[str, Any]) -> str | None:
     not a meta or sidechain line), else None."""
     if entry.get("type") != "user" or entry.get("isMeta") is True:
         return None
+    if entry.get("isCompactSummary") is True:  # a compaction's summary, not the human
+        return None
     if entry.get("isSidechain") is True:
         return None
     blocks = _blocks(entry.get("message"))

@@ -1,10 +1,11 @@
 """From a turn's tool calls to the facts the judge checks: test runs and commits.
 
-A command is a test run when its command line names a test runner, or when its output
+A command is a test run when its command line runs a test runner, or when its output
 holds a summary of a known runner (`coachloop.evidence.extract`; the "generic" prose
 shapes do not count on their own: any file's text can hold them). The names of failing
 tests are read from the runners' failure lines. A commit is a `git commit` that
-exited 0; its hash comes from git's "[branch abc1234] message" line when printed.
+exited 0; its hash comes from git's "[branch abc1234] message" line when printed. A turn
+that handed work to a subagent (Task) is not complete: the subagent's calls are elsewhere.
 """
 
 from __future__ import annotations
@@ -15,14 +16,33 @@ from collections.abc import Iterable
 from coachloop.core.record import TestRun, ToolCall, TurnRecord
 from coachloop.evidence import extract
 
-__all__ = ["TEST_COMMAND", "build", "failing_tests"]
+__all__ = ["build", "failing_tests", "is_test_command"]
 
-TEST_COMMAND = re.compile(
-    r"\b(?:pytest|py\.test|unittest|nose2|tox|nox|jest|vitest|mocha|ava|rspec|phpunit|ctest|"
-    r"(?:go|cargo|dotnet|mix|swift|deno|bun|zig|mvn|gradle|gradlew|make|npm|yarn|pnpm)\s+"
-    r"(?:run\s+)?test\b|node\s+--test|manage\.py\s+test|runtests)",
+_RUNNER = re.compile(
+    r"(?:pytest|py\.test|unittest|nose2|tox|nox|jest|vitest|mocha|ava|rspec|phpunit|ctest|"
+    r"runtests|(?:go|cargo|dotnet|mix|swift|deno|bun|zig|mvn|gradle|gradlew|make|npm|yarn|pnpm|"
+    r"rails|rake)\s+(?:run\s+)?test|node\s+--test|python3?\s+\S*manage\.py\s+test)\b",
     re.I,
 )
+# What may stand before a runner in its command: variables, wrappers, a path.
+_WRAPPERS = re.compile(
+    r"^(?:\w+=\S*\s+|(?:timeout\s+\S+|time|env|nice|uv\s+run|poetry\s+run|pipenv\s+run|"
+    r"bundle\s+exec|npx|bunx|pnpm\s+exec|python3?(?:\.\d+)?\s+-m)\s+|[\w./-]*/)*"
+)
+_SEGMENT = re.compile(r"&&|\|\||[;|\n]")
+
+
+def is_test_command(command: str) -> bool:
+    """True when some part of the command line runs a test runner (not merely names one:
+    `pip install pytest` is no test run)."""
+    for segment in _SEGMENT.split(command):
+        head = segment.strip().removeprefix("(").strip()
+        wrapped = _WRAPPERS.match(head)
+        if _RUNNER.match(head[wrapped.end() :] if wrapped else head):
+            return True
+    return False
+
+
 GIT_COMMIT = re.compile(r"\bgit\b(?:\s+-c\s+\S+)*\s+commit\b")
 _COMMIT_LINE = re.compile(r"^\[[^\]\n]*?\b([0-9a-f]{7,40})\]", re.M)
 _FAILING = (
@@ -35,6 +55,7 @@ _FAILING = (
     re.compile(r"^\s*not ok \d+ - (.+)$", re.M),  # TAP, node --test
 )
 MAX_FAILING = 10
+SUBAGENT_TOOLS = ("Task", "Agent")
 
 
 def failing_tests(output: str) -> tuple[str, ...]:
@@ -55,26 +76,31 @@ def failing_tests(output: str) -> tuple[str, ...]:
 def _test_run(index: int, call: ToolCall) -> TestRun | None:
     if call.kind != "command" or call.denied:
         return None
-    named = bool(TEST_COMMAND.search(call.target))
+    named = is_test_command(call.target)
     if not named and not any(w in call.output for w in ("pass", "ok", "OK", "fail", "FAIL")):
         return None
     summaries = extract(call.output).tests if call.output else ()
     known = tuple(s for s in summaries if s.runner != "generic")
     if not named and not known:
         return None
+    if not summaries and call.exit_code is None and not call.error:
+        return None  # started in the background: its result comes later (BashOutput)
     return TestRun(
         call=index,
         command=call.target,
         summaries=known or tuple(summaries),
         failing=failing_tests(call.output),
         exit_code=call.exit_code,
+        error=call.error and call.exit_code is None,
     )
 
 
 def _commits(calls: Iterable[ToolCall]) -> tuple[bool, tuple[str, ...]]:
     committed, hashes = False, []
     for call in calls:
-        if call.kind == "command" and call.exit_code == 0 and GIT_COMMIT.search(call.target):
+        command = call.target
+        made = GIT_COMMIT.search(command) and "--dry-run" not in command
+        if call.kind == "command" and call.exit_code == 0 and made:
             committed = True
             hashes += _COMMIT_LINE.findall(call.output)
     return committed, tuple(dict.fromkeys(hashes))
@@ -90,6 +116,8 @@ def build(
 ) -> TurnRecord:
     """The record of a turn made of `calls` (see the module docstring)."""
     kept = tuple(calls)
+    # A subagent's work sits in its own transcript: what this record lacks, it may have done.
+    complete = complete and not any(c.tool in SUBAGENT_TOOLS for c in kept)
     tests = tuple(run for i, c in enumerate(kept) if (run := _test_run(i, c)) is not None)
     committed, commits = _commits(kept)
     return TurnRecord(

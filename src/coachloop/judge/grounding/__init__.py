@@ -12,8 +12,10 @@ the content verdict and the `JudgeInput` carrying a `TurnRecord`:
   run, output found nowhere, no commit). Grounding turns a delivery into a
   continuation only on such a checked, named finding.
 - a completion rejected only for lack of shown verification ("unverified",
-  "no_evidence") whose record holds a passing last test run with no code edited after
-  it: delivered as a completion, the run cited in `evidence.recorded`.
+  "no_evidence"), or for failures read off output that is the last run's own (a runner's
+  partial summary such as cargo's doc-tests "0 passed"), whose record holds a passing
+  last test run with no code edited after it: delivered as a completion, the run cited
+  in `evidence.recorded`.
 - work the content judge would send back (status) while the record shows a tool call
   refused for lack of permission that the message speaks of: a blocker, delivered.
 - delivered completions carry the record's citations in `evidence.recorded`.
@@ -31,7 +33,7 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.core.record import TurnRecord
 from coachloop.core.verdict import Problem, Verdict
 from coachloop.judge.grounding.checks import backing, citations, findings, label
-from coachloop.judge.grounding.claims import read_claims
+from coachloop.judge.grounding.claims import Claims, read_claims
 
 __all__ = ["ground", "prepare"]
 
@@ -85,6 +87,18 @@ def _confirmed(verdict: Verdict, cited: str, rec: TurnRecord) -> Verdict:
     )
 
 
+def _outweighed(problem: Problem, claims: Claims, rec: TurnRecord) -> bool:
+    """A content problem the record settles (its last run passed, nothing changed since):
+    verification not shown, or a failing reading of output that is that very run's."""
+    if problem.kind in _WEAK:
+        return True
+    last = rec.last_test
+    if problem.kind != "failing" or last is None or not claims.shown:
+        return False
+    counts = {(s.passed, s.failed) for s in last.summaries}
+    return all((s.passed, s.failed) in counts for s in claims.shown)
+
+
 def _blocked(verdict: Verdict, rec: TurnRecord, text: str) -> Verdict | None:
     denied = rec.denials
     if not denied or not _PERMISSION.search(text):
@@ -112,13 +126,17 @@ def ground(verdict: Verdict, item: JudgeInput) -> Verdict:
         return verdict
     if verdict.type == "status" and not verdict.rejected_completion:
         return _blocked(verdict, rec, item.text) or verdict
-    found = findings(rec, read_claims(item.text))
+    claims = read_claims(item.text)
+    found = findings(rec, claims)
     if found:
         return _rejected(verdict, found, rec)
     if verdict.type == "status":
         cited = backing(rec)
-        weak = verdict.problems and all(p.kind in _WEAK for p in verdict.problems)
-        if cited and weak:
+        if (
+            cited
+            and verdict.problems
+            and all(_outweighed(p, claims, rec) for p in verdict.problems)
+        ):
             return _confirmed(verdict, cited, rec)
         return _blocked(verdict, rec, item.text) or verdict
     recorded = citations(rec)

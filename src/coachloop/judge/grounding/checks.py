@@ -35,6 +35,15 @@ def run_text(run: TestRun) -> str:
     return f"`{_short(run.command)}` → {run.outcome()}"
 
 
+def shown_text(shown: TestSummary) -> str:
+    """A shown summary as quoted back: its line, or its counts when the line says little
+    ("OK", "# fail 0")."""
+    line = _short(shown.line)
+    if len(line) >= 12 and any(ch.isdigit() for ch in line):
+        return line
+    return f"{shown.passed} passed" + (f", {shown.failed} failed" if shown.failed else "")
+
+
 def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
@@ -63,10 +72,10 @@ def _test_findings(record: TurnRecord, claims: Claims) -> list[Problem]:
         shown = next((s for s in claims.shown if s.ok), None)
         if shown is not None:
             detail = (
-                f"the test output you show (“{_short(shown.line)}”) appears nowhere in this "
+                f"the test output you show (“{shown_text(shown)}”) appears nowhere in this "
                 "turn's tool outputs: no test ran in this turn"
             )
-            return [Problem(kind="unverifiable", detail=detail, quote=shown.line)]
+            return [Problem(kind="unverifiable", detail=detail, quote=shown_text(shown))]
         return [Problem(kind="no_run", detail="no test ran in this turn", quote=quote)]
     if not last.ok:
         names = ", ".join(last.failing[:_SHOWN_FILES])
@@ -100,9 +109,9 @@ def findings(record: TurnRecord, claims: Claims) -> list[Problem]:
     if record.complete and not any(p.kind == "unverifiable" for p in found):
         for shown in claims.shown:
             if not _shown_in_record(shown, record):
-                said = _short(shown.line)
+                said = shown_text(shown)
                 detail = f"the test result you show (“{said}”) matches no test run of this turn"
-                found.append(Problem(kind="unverifiable", detail=detail, quote=shown.line))
+                found.append(Problem(kind="unverifiable", detail=detail, quote=said))
                 break
     return found + _commit_findings(record, claims)
 
