@@ -34,7 +34,7 @@ _EXIT = re.compile(r"^Exit code (\d{1,3})\b")
 
 
 def _blocks(message: Any) -> list[Any]:
-    content = message.get("content") if isinstance(message, Mapping) else None
+    content = message.get("content") if isinstance(message, dict) else None
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     return content if isinstance(content, list) else []
@@ -48,7 +48,7 @@ def _text_of(content: Any) -> str:
     return "\n".join(
         b["text"]
         for b in content
-        if isinstance(b, Mapping) and b.get("type") == "text" and isinstance(b.get("text"), str)
+        if isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str)
     )
 
 
@@ -62,7 +62,7 @@ def human_prompt(entry: Mapping[str, Any]) -> str | None:
     if entry.get("isSidechain") is True:
         return None
     blocks = _blocks(entry.get("message"))
-    if any(isinstance(b, Mapping) and b.get("type") == "tool_result" for b in blocks):
+    if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
         return None
     text = _text_of(blocks)
     if not text.strip() or text.lstrip().startswith(_NOT_HUMAN):
@@ -92,7 +92,7 @@ class _Reader:
         key = message.get("id")
         texts: list[str] = []
         for block in _blocks(message):
-            if not isinstance(block, Mapping):
+            if not isinstance(block, dict):
                 continue
             if block.get("type") == "text" and isinstance(block.get("text"), str):
                 texts.append(block["text"])
@@ -100,7 +100,7 @@ class _Reader:
                 given = block.get("input")
                 raw = RawCall(
                     tool=str(block.get("name") or "?"),
-                    input=given if isinstance(given, Mapping) else {},
+                    input=given if isinstance(given, dict) else {},
                 )
                 self.turn.calls.append(raw)
                 self.pending[str(block.get("id"))] = raw
@@ -112,9 +112,9 @@ class _Reader:
 
     def user(self, entry: Mapping[str, Any]) -> None:
         decision = entry.get("permissionDecision")
-        rejected = isinstance(decision, Mapping) and decision.get("decision") == "reject"
+        rejected = isinstance(decision, dict) and decision.get("decision") == "reject"
         for block in _blocks(entry.get("message")):
-            if not isinstance(block, Mapping) or block.get("type") != "tool_result":
+            if not isinstance(block, dict) or block.get("type") != "tool_result":
                 continue
             use_id = str(block.get("tool_use_id"))
             raw = self.pending.pop(use_id, None)
@@ -137,10 +137,10 @@ class _Reader:
         if entry.get("isSidechain") is True or entry.get("parent_tool_use_id"):
             return
         data = entry.get("data")  # the Agent SDK's system messages nest their fields
-        fields = data if kind == "system" and isinstance(data, Mapping) else entry
+        fields = data if kind == "system" and isinstance(data, dict) else entry
         if self.turn.cwd is None and isinstance(fields.get("cwd"), str):
             self.turn.cwd = fields["cwd"]
-        if kind == "assistant" and isinstance(entry.get("message"), Mapping):
+        if kind == "assistant" and isinstance(entry.get("message"), dict):
             self.assistant(entry["message"])
         elif kind == "user":
             prompt = human_prompt(entry)
@@ -158,6 +158,6 @@ def read_turn(entries: Iterable[Mapping[str, Any]]) -> Turn:
     been left out by the caller; odd shapes are skipped."""
     reader = _Reader()
     for entry in entries:
-        if isinstance(entry, Mapping):
+        if isinstance(entry, dict):
             reader.add(entry)
     return reader.turn

@@ -126,7 +126,8 @@ def ground(verdict: Verdict, item: JudgeInput) -> Verdict:
         return verdict
     if verdict.type == "status" and not verdict.rejected_completion:
         return _blocked(verdict, rec, item.text) or verdict
-    claims = read_claims(item.text)
+    # The rules judge's verdict carries the message's evidence; an LLM verdict does not.
+    claims = read_claims(item.text, verdict.evidence if verdict.source == "rules" else None)
     found = findings(rec, claims)
     if found:
         return _rejected(verdict, found, rec)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coachloop.core.verdict import TestSummary
+from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence import extract
 
 __all__ = ["Claims", "read_claims"]
@@ -84,10 +84,11 @@ def _claim(pattern: re.Pattern[str], text: str) -> str | None:
     return None
 
 
-def read_claims(text: str) -> Claims:
-    """The claims in `text` (any text; linear in its length)."""
+def read_claims(text: str, evidence: Evidence | None = None) -> Claims:
+    """The claims in `text` (any text; linear in its length). `evidence` is the text's
+    own, when already extracted (the rules judge's verdict carries it)."""
     own = prose(text[:40_000])
-    evidence = extract(text[:40_000])
+    evidence = evidence if evidence is not None else extract(text[:40_000])
     shown = tuple(s for s in evidence.tests if s.runner != "none" and (s.passed or s.failed))
     return Claims(
         tests_pass=_claim(_TESTS_PASS, own),
