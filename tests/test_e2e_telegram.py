@@ -5,8 +5,8 @@ scripted model with our hooks; the real python-telegram-bot client talks to the 
 Bot API server over HTTP. The agent asks a question; the bridge delivers it to the chat;
 the human replies to it; the bridge records the reply and resumes that very session
 through the headless runner; in the resumed turn the agent hedges (it is coached back to
-work, and the hedge never reaches the chat), then reports with evidence, and that stop
-comes back to the chat. Twice: with our hooks inside Claude Code (the Stop hook judges
+work, and the hedge never reaches the chat), then runs the tests and reports with their
+evidence, and that stop comes back to the chat. Twice: with our hooks inside Claude Code (the Stop hook judges
 and coaches), and without (the runner judges each turn's result and the bridge resumes
 the session with the coaching).
 """
@@ -22,7 +22,7 @@ from coachloop.agents.claude_env import hook_settings, offline_env
 from coachloop.chat.agent import RunnerAgent
 from coachloop.chat.telegram import Bridge
 from coachloop.supervisor import Supervisor
-from coachloop.testing import ScriptedModel, text
+from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.telegram_api import TelegramBotAPI
 from telegram_support import Running, config, pending, wait
 
@@ -30,9 +30,11 @@ CHAT = 42
 QUESTION = "Should the cart use Postgres or SQLite? I need your call before I change the schema."
 HEDGE = "Switched the cart to SQLite. It should work now."
 DONE = (
-    "Switched the cart to SQLite in cart/store.py. Ran `python -m pytest -q`: "
-    "12 passed in 0.41s. Committed as 3f2a1bc."
+    "Switched the cart to SQLite in cart/store.py. Ran `python -m pytest -q`: 12 passed in 0.41s."
 )
+# The agent really runs the project's tests before it reports: its claims are checked
+# against the turn's record (issue 11), and a run that never happened would be sent back.
+CART_TESTS = "import pytest\n\n\n@pytest.mark.parametrize('n', range(12))\ndef test_cart(n):\n    assert n >= 0\n"
 REPLY = "SQLite, please: keep it simple."
 
 
@@ -41,7 +43,9 @@ REPLY = "SQLite, please: keep it simple."
 def test_a_chat_reply_resumes_the_real_claude_code_session(tmp_path: Path, hooks: bool) -> None:
     project = tmp_path / "shop"
     project.mkdir()
-    script = [text(QUESTION), text(HEDGE), text(DONE)]
+    (project / "test_cart.py").write_text(CART_TESTS)
+    script = [text(QUESTION), text(HEDGE), tool_use("Bash", {"command": "python -m pytest -q"})]
+    script.append(text(DONE))
     with ScriptedModel(script, side_call="Title") as model, TelegramBotAPI() as api:
         env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
         agent = RunnerAgent(settings=hook_settings() if hooks else None, env=env, timeout=120)
