@@ -22,7 +22,7 @@ from coachloop.agents.runner import ClaudeCode
 from coachloop.agents.supervised import SupervisedRunner
 from coachloop.store import EventRecord, StoreBase, open_store
 from coachloop.supervisor import Supervisor
-from coachloop.testing import ScriptedModel
+from coachloop.testing import ScriptedModel, ScriptItem, text, tool_use
 
 CALC = "def add(a, b):\n    return a + b\n"
 TEST_CALC = (
@@ -30,6 +30,9 @@ TEST_CALC = (
     "\n\ndef test_add_negative():\n    assert add(-2, 1) == -1\n"
 )
 TURN_TIMEOUT = 60.0
+# The agent really runs the tests before it reports them: claims are checked against
+# the turn's record, and output pasted from a run that never happened is sent back.
+RUN_TESTS = tool_use("Bash", {"command": "python -m pytest -q"})
 CLAUDE_PRINT_TIMEOUT = 120
 
 
@@ -160,3 +163,11 @@ def tool_results(body: dict[str, Any]) -> Iterator[str]:
                 if isinstance(inner, list):
                     inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
                 yield str(inner)
+
+
+def evidenced(body: dict[str, Any]) -> ScriptItem:
+    """The model's answer after running the tests: it quotes the real tool output."""
+    output = list(tool_results(body))[-1].strip()
+    return text(
+        f"Fixed `add()` in `calc.py`. I ran the tests:\n\n```\n$ python -m pytest -q\n{output}\n```"
+    )

@@ -19,7 +19,7 @@ import pytest
 
 from coachloop.agents.turn import request_feedback
 from coachloop.testing import Fail, ScriptedModel, ScriptItem, text, tool_use
-from e2e_support import Sandbox, decisions, tool_results
+from e2e_support import Sandbox, decisions, evidenced, tool_results
 
 HEDGE = "Done! I fixed the rounding in `add()` in `calc.py`. It should work now."
 QUESTION = "Should `add()` also accept strings, or only numbers?"
@@ -29,14 +29,6 @@ PROMPT = "The tests in test_calc.py fail sometimes; fix add() in calc.py."
 @pytest.fixture
 def sandbox(tmp_path: Path) -> Iterator[Sandbox]:
     yield Sandbox(tmp_path)
-
-
-def evidenced(body: dict[str, Any]) -> ScriptItem:
-    """The model's answer after running the tests: it quotes the real tool output."""
-    output = list(tool_results(body))[-1].strip()
-    return text(
-        f"Fixed `add()` in `calc.py`. I ran the tests:\n\n```\n$ python -m pytest -q\n{output}\n```"
-    )
 
 
 def never_stops_hedging() -> Any:

@@ -117,21 +117,30 @@ def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) 
 
     from coachloop.agents.claude_env import hook_settings, offline_env
     from coachloop.testing import ScriptedModel, text
-    from e2e_support import claude_print
-    from hookd_support import EVIDENCED
+    from e2e_support import CALC, RUN_TESTS, TEST_CALC, claude_print, evidenced
 
     settings = tmp_path / "settings.json"
     settings.write_text(json.dumps(hook_settings()))
-    with ScriptedModel([text(HEDGED), text(EVIDENCED)], side_call="Title") as model:
+    Path(project, "calc.py").write_text(CALC)
+    Path(project, "test_calc.py").write_text(TEST_CALC)
+    with ScriptedModel([text(HEDGED), RUN_TESTS, evidenced], side_call="Title") as model:
         env = offline_env(model.base_url, tmp_path / "claude-home", base=hook_env())
         path = client.socket_path(env)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         daemon = start_serve("--port", "0", "--socket", path, env=env)
         try:
-            done = claude_print(project, "fix the login bug", env, "--settings", str(settings))
-            assert done["result"] == EVIDENCED
+            done = claude_print(
+                project,
+                "fix the login bug",
+                env,
+                "--settings",
+                str(settings),
+                "--allowedTools",
+                "Bash",
+            )
+            assert done["result"].startswith("Fixed `add()`") and "2 passed in" in done["result"]
             turns = [json.dumps(r.json) for r in model.model_requests]
-            assert len(turns) == 2 and "[System Coach]" in turns[1]  # coached by our block
+            assert len(turns) == 3 and "[System Coach]" in turns[1]  # coached by our block
             assert "[System Coach]" not in turns[0]
             import urllib.request
 

@@ -23,10 +23,9 @@ from coachloop.agents.turn import (
     request_feedback,
 )
 from coachloop.testing import Delay, Fail, ScriptedModel, text, tool_use
-from e2e_support import Sandbox, decisions, tool_results
+from e2e_support import CALC, RUN_TESTS, TEST_CALC, Sandbox, decisions, evidenced, tool_results
 
 HEDGE = "I changed `add()` in `calc.py`. It should work now."
-EVIDENCE = "Fixed `add()` in `calc.py`.\n\n```\n$ python -m pytest -q\n2 passed in 0.02s\n```"
 COACHLOOP = [sys.executable, "-m", "coachloop"]
 
 
@@ -131,8 +130,10 @@ def test_sdk_runner_runs_the_same_turn_with_our_hooks_from_settings(
 ) -> None:
     project = tmp_path / "sdk"
     project.mkdir()
+    (project / "calc.py").write_text(CALC)
+    (project / "test_calc.py").write_text(TEST_CALC)
     monkeypatch.setenv("COACHLOOP_STORE", str(tmp_path / "store.db"))
-    script = [text(HEDGE), text(EVIDENCE)]
+    script = [text(HEDGE), RUN_TESTS, evidenced]
     with ScriptedModel(script, side_call="Title") as model:
         env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
         agent = ClaudeAgentSDK(project, settings=hook_settings(), env=env, timeout=60)
@@ -141,7 +142,8 @@ def test_sdk_runner_runs_the_same_turn_with_our_hooks_from_settings(
     [coaching] = turn.hook_blocks
     assert "should work now" in coaching.lower()
     assert request_feedback(bodies[1]) == [coaching]
-    assert turn.result == EVIDENCE and not turn.is_error and turn.session_id
+    assert turn.result.startswith("Fixed `add()`") and "2 passed in" in turn.result
+    assert not turn.is_error and turn.session_id
 
 
 def test_a_turn_over_its_time_limit_is_killed(tmp_path: Path) -> None:
@@ -205,14 +207,15 @@ def coachloop_run(sandbox: Sandbox, model: ScriptedModel, *args: str) -> Any:
 
 def test_coachloop_run_prints_the_session_result_cost_and_verdict(tmp_path: Path) -> None:
     sandbox = Sandbox(tmp_path)
-    script = [text(HEDGE), text(EVIDENCE), text("Should I also add `sub()`?")]
+    script = [text(HEDGE), RUN_TESTS, evidenced, text("Should I also add `sub()`?")]
     with ScriptedModel(script, side_call="Title") as model:
         first = coachloop_run(sandbox, model, "--json", "Fix add().")
         assert first.returncode == 0, first.stderr
         data = json.loads(first.stdout)
         second = coachloop_run(sandbox, model, "--resume", data["session_id"], "Anything else?")
         third = coachloop_run(sandbox, model, "--resume", data["session_id"], "-")
-    assert data["result"] == EVIDENCE and data["cost_usd"] > 0 and len(data["hook_blocks"]) == 1
+    assert data["result"].startswith("Fixed `add()`") and "2 passed in" in data["result"]
+    assert data["cost_usd"] > 0 and len(data["hook_blocks"]) == 1
     assert data["verdict"]["type"] == "completion" and data["decision"]["kind"] == "deliver"
     assert data["decided_by"] == "hook"
     assert second.returncode == 0, second.stderr
