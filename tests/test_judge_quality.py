@@ -49,3 +49,12 @@ def test_independent_set_floors(name: str) -> None:
     assert r.route_accuracy is not None and r.route_accuracy >= 0.95
     assert r.rejection_recall is not None and r.rejection_recall >= 0.80
     assert r.status_recall is not None and r.status_recall >= 0.85
+
+
+def test_blind2_floors() -> None:
+    # Scored once before (0.835 / 0.115) and once after (0.869 / 0.104) the judge learned
+    # from real messages, never read in between (tests/data/README.md). A regression guard.
+    r = run_file(DATA / "blind2.jsonl", make_judge())
+    assert r.n == 260
+    assert r.false_suppression is not None and r.false_suppression <= 0.11
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.86
