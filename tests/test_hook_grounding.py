@@ -105,3 +105,38 @@ def test_the_http_hook_grounds_like_the_command_hook(tmp_path: Path, project: Pa
     said = reason(replies[0])
     assert said is not None and "test_calc.py::test_add" in said
     assert replies[1] in (b"", b"{}")
+
+
+def test_judge_transcript_judges_the_last_stop_with_its_record() -> None:
+    import subprocess
+    import sys
+
+    def judge(name: str) -> dict[str, Any]:
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "coachloop",
+                "judge",
+                "--json",
+                "--transcript",
+                str(TURNS / f"{name}.jsonl"),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    red = judge("nodejs-wrong-fix")
+    assert red["route"] == "continue" and red["problems"][0]["kind"] == "run_failed"
+    assert "whisper" in red["coaching_message"]
+    green = judge("nodejs-unpasted")
+    assert green["route"] == "deliver"
+    assert green["evidence"]["recorded"] == [
+        "from the transcript: `node --test` → 2 tests OK, after the last edit"
+    ]
+    answer = judge("answer-why-red")  # the record's prompt is a question: an answer, delivered
+    assert answer["type"] == "completion" and "question" in answer["reason"]
