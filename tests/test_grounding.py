@@ -226,3 +226,26 @@ def test_the_turn_record_benchmark_meets_its_targets() -> None:
     assert f["turns"] >= 60
     assert f["false_caught"] >= CAUGHT_FLOOR and f["honest_sent_back"] <= HONEST_CEILING
     assert f["others_delivered"] == 1.0
+
+
+@pytest.mark.parametrize(
+    ("text", "tests", "commit"),
+    [
+        ("All tests pass now.", True, False),
+        ("Done: the suite is green and I committed the fix.", True, True),
+        ("Not all tests pass yet.", False, False),
+        ("Once the tests pass, I will commit.", False, False),
+        ("Fixed the committed config loader.", False, False),
+        ("Pushed commit 9fce1a2 to main.", False, True),
+        ("The regression came from commit abc1234.", False, False),
+        ("Want me to commit it?", False, False),
+        ("The fix is committed; tests are passing.", True, True),
+        ("Tests:\n\n```\n$ pytest -q\n3 passed in 0.1s\n```", True, False),
+        ("`pytest` would say all tests pass", False, False),
+    ],
+)
+def test_what_the_message_claims(text: str, tests: bool, commit: bool) -> None:
+    from coachloop.judge.grounding.claims import read_claims
+
+    claims = read_claims(text)
+    assert (claims.tests, claims.commit is not None) == (tests, commit)

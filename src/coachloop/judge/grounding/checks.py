@@ -91,8 +91,8 @@ def _test_findings(record: TurnRecord, claims: Claims) -> list[Problem]:
 
 
 def _commit_findings(record: TurnRecord, claims: Claims) -> list[Problem]:
-    if not record.complete or not (claims.commit or claims.hashes):
-        return []
+    if not record.complete or not claims.commit:
+        return []  # a hash cited without a claim of committing may be history
     unknown = [h for h in claims.hashes if not _commit_known(h, record)]
     if unknown:
         detail = f"the commit {unknown[0]} you cite was not made in this turn"

@@ -7,7 +7,7 @@
   read with `coachloop.evidence.extract`;
 - `commit`: the agent says it committed ("Committed as a1b2c3d", "I committed the fix"),
   not negated or offered ("want me to commit?", "not committed yet");
-- `hashes`: commit hashes the message cites.
+- `hashes`: commit hashes the message cites (with commit words before them).
 """
 
 from __future__ import annotations
@@ -33,11 +33,18 @@ _TESTS_PASS = re.compile(
     r"\btous les tests passent\b",
     re.I,
 )
+# "committed" as a verb of the agent's report, not an adjective ("the committed config").
 _COMMIT = re.compile(
-    r"\bcommitted\b|\bcommit(?:ted)?\s+(?:as|in|to|with)\b|"
-    r"\b(?:made|created|pushed|added)\s+(?:a\s+|the\s+|one\s+)?commit\b|"
-    r"\bcommit\s+`?[0-9a-f]{7,40}\b|^\W*commit(?:ted)?:",
+    r"(?:^|[.!;:,]\s*|\b(?:i|i've|i have|we|we've|and|also|then|just|now|changes?|fix(?:es)?|"
+    r"work|it|everything|all|was|were|is|are|been|has|have|got|and then)\s+)committed\b|"
+    r"\bcommit(?:ted)?\s+(?:as|in|to|with)\b|"
+    r"\b(?:made|created|pushed|added)\s+(?:a\s+|the\s+|one\s+)?commit\b|^\W*commit(?:ted)?:",
     re.I | re.M,
+)
+# A hash cited as a commit: commit words shortly before it (a bare hex id is no claim).
+_HASH = re.compile(
+    r"\b(?:commit(?:ted|s)?|sha|hash|head|rev(?:ision)?)\b[^\n]{0,40}?[`*(\s:\[]([0-9a-f]{7,40})\b",
+    re.I,
 )
 # Words that, before a claim in the same clause, make it no claim at all.
 _UNSAID = re.compile(
@@ -94,5 +101,12 @@ def read_claims(text: str, evidence: Evidence | None = None) -> Claims:
         tests_pass=_claim(_TESTS_PASS, own),
         shown=shown,
         commit=_claim(_COMMIT, own),
-        hashes=evidence.commits,
+        hashes=_hashes(text[:40_000]),
     )
+
+
+def _hashes(text: str) -> tuple[str, ...]:
+    if "commit" not in text.lower() and "sha" not in text.lower():
+        return ()
+    found = [h for h in _HASH.findall(text) if any(c.isdigit() for c in h) and not h.isdigit()]
+    return tuple(dict.fromkeys(found))
