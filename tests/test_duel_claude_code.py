@@ -37,6 +37,7 @@ def _conversation(body: dict[str, Any]) -> str:
 def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     root = project / ".coachloop" / "duel" / "CC"
+    workspace = root / "workspace"  # the player works in the duel's copy of the project
 
     def report(turn: int, files: list[str]) -> Reply:
         path = root / "coordination" / "player" / f"turn_{turn}" / "report.json"
@@ -61,8 +62,8 @@ def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
 
     script: list[Step] = [
         tool_use("Bash", {"command": "mkdir -p tests", "description": "tests folder"}),
-        tool_use("Write", {"file_path": str(project / "calc.py"), "content": BUGGY}),
-        tool_use("Write", {"file_path": str(project / "tests/test_calc.py"), "content": TEST}),
+        tool_use("Write", {"file_path": str(workspace / "calc.py"), "content": BUGGY}),
+        tool_use("Write", {"file_path": str(workspace / "tests/test_calc.py"), "content": TEST}),
         report(1, ["calc.py", "tests/test_calc.py"]),
         text("Done: add() is implemented and all tests pass."),
         fix_if_told,
@@ -86,7 +87,9 @@ def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
     assert first.decision.items[0].location == "tests/test_calc.py::test_add"
     assert first.evidence.report is not None and first.evidence.report["tests_passing"] is True
     assert second.decision.decision == "approve"
+    # The approved work is applied to the project.
     assert (project / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    assert set(result.applied) == {"calc.py", "tests/test_calc.py"}
     # A fresh session each turn, with tokens and cost reported.
     assert first.player.session_id and second.player.session_id
     assert first.player.session_id != second.player.session_id
