@@ -6,7 +6,10 @@ tests and test configuration do not count for it. When any suite file differs fr
 the baseline, `rerun` copies the workspace to a temporary folder, puts back every
 test, configuration and runner-shadowing file as it was (deleting ones the player
 added), links the project's dependency folders, and runs those tests by id with the
-clean runner. Each one that does not pass there is a blocking finding. When no suite
+clean runner. Each one that does not pass there is a blocking finding. A file the
+requirements asked to change (a test they said to delete) keeps the player's version:
+the original may no longer import against the new code; the comparison with the
+baseline still guards every other test in it. When no suite
 file changed, the turn's own run already ran the original tests and no rerun is
 needed (`needed`).
 """
@@ -47,6 +50,7 @@ def _pristine_copy(
     baseline: Baseline,
     files_now: Mapping[str, bytes],
     links: Mapping[str, str],
+    keep: frozenset[str],
 ) -> None:
     ignore_links = set(links)
 
@@ -60,11 +64,11 @@ def _pristine_copy(
     for name, real in links.items():  # the project's own dependencies, not the workspace's
         os.symlink(real, target / name)
     for rel in files_now:
-        if rel not in baseline.files and classify(rel) in ("config", "shadow"):
+        if rel not in baseline.files and classify(rel) in ("config", "shadow") and rel not in keep:
             (target / rel).unlink(missing_ok=True)
     for rel, data in baseline.files.items():
-        if data.startswith(b"large file "):
-            continue  # not kept: the player's version stays
+        if data.startswith(b"large file ") or rel in keep:
+            continue  # not kept, or changed as the requirements ask: the player's version
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.unlink(missing_ok=True)
@@ -77,13 +81,15 @@ def rerun(
     files_now: Mapping[str, bytes],
     tests: Sequence[str],
     links: Mapping[str, str],
+    keep: frozenset[str] = frozenset(),
 ) -> list[Finding]:
-    """Findings for each of `tests` that does not pass from the original test files."""
+    """Findings for each of `tests` that does not pass from the original test files
+    (but for the files in `keep`, which the requirements asked to change)."""
     if not tests or tools.command is None:
         return []
     with tempfile.TemporaryDirectory(prefix="coachloop-pristine-") as scratch:
         copy = Path(scratch) / tools.project.name
-        _pristine_copy(tools.project, copy, baseline, files_now, links)
+        _pristine_copy(tools.project, copy, baseline, files_now, links, keep)
         run = cleanrun.run(tools.command, copy, timeout=tools.timeout, tests=tuple(tests))
     outcomes = run.report.outcomes if run.report else {}
     reasons = run.report.reasons if run.report else {}

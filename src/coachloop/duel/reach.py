@@ -147,19 +147,26 @@ class Guard:
                 path.write_bytes(before.coordination[rel])
             else:
                 path.unlink(missing_ok=True)
-        if touched:
+        ours = {
+            p
+            for p in touched
+            if p.startswith("coordination/") or "/" not in p and p.endswith(".json")
+        }
+        if ours:
             out.append(
                 Finding(
                     "coordination",
-                    f"Coordination files under `{self.root}` were changed: {_listing(touched)}; "
+                    f"Coordination files under `{self.root}` were changed: {_listing(ours)}; "
                     "they have been restored",
                     "Write only your own report.json; the coach's files are not yours.",
-                    str(self.root),
+                    str(self.root / sorted(ours)[0]),
                 )
             )
         after = self.state()
         outside = set(workspace.changed(before.project, after.project))
         outside = {str(self.project / p) for p in outside}
+        outside |= {f"{self.root / p} (deleted)" for p in touched - ours}
+        outside -= {str(c) for c in self.copies}  # reported above
         outside |= {
             p
             for p in set(before.neighbours) | set(after.neighbours)
