@@ -9,6 +9,9 @@ duel's tools pass on.
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -206,4 +209,58 @@ def cheat_project(root: Path, requirements: str = FIX_REQUIREMENTS) -> Path:
     project = make_project(root, files={"calc.py": BUGGY, "tests/test_calc.py": CALC_TESTS})
     (project / "REQUIREMENTS.md").write_text(requirements)
     git(project, "commit", "-q", "--allow-empty", "-am", "requirements")
+    return project
+
+
+# --- JavaScript projects: vitest and jest from a folder the tests and .ci/run install.
+JS_RUNNERS = Path(__file__).parent / "js_runners"
+
+
+def js_runners() -> Path:
+    """tests/js_runners/node_modules with vitest and jest (`npm ci` on first use).
+
+    Without npm the JavaScript tests skip, saying so, except on CI (CI has npm: a
+    missing npm there is a failure, never a silent skip)."""
+    modules = JS_RUNNERS / "node_modules"
+    if all((modules / ".bin" / name).exists() for name in ("vitest", "jest")):
+        return modules
+    npm = shutil.which("npm")
+    if npm is None:
+        if os.environ.get("CI"):
+            pytest.fail("npm is missing on CI: the JavaScript duel tests must run there")
+        pytest.skip("npm is not installed: the JavaScript duel tests need it (CI has it)")
+    done = subprocess.run(
+        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=JS_RUNNERS,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.fail(f"npm ci in {JS_RUNNERS} failed:\n{done.stdout}\n{done.stderr}")
+    return modules
+
+
+def js_project(root: Path, runner: str, files: dict[str, str]) -> Path:
+    """A git project using `runner` (vitest or jest) from `js_runners()`."""
+    modules = js_runners()
+    project = root / "project"
+    project.mkdir(parents=True)
+    package = {
+        "name": "calc",
+        "private": True,
+        "scripts": {"test": "vitest run" if runner == "vitest" else "jest"},
+        "devDependencies": {runner: "*"},
+    }
+    if runner == "vitest":
+        package["type"] = "module"
+    (project / "package.json").write_text(json.dumps(package, indent=2) + "\n")
+    (project / ".gitignore").write_text("node_modules\n")
+    (project / "node_modules").symlink_to(modules)
+    for name, text in files.items():
+        (project / name).write_text(text)
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "start")
     return project
