@@ -5,8 +5,9 @@ one turn, including one that removes and renames tests because the requirements 
 
 from __future__ import annotations
 
-import pytest
 from pathlib import Path
+
+import pytest
 
 from coachloop.duel.coaches import RulesCoach
 from coachloop.duel.orchestrator import DuelConfig, DuelResult, run_duel

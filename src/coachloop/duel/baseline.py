@@ -133,18 +133,20 @@ def _config_findings(baseline: Baseline, now: dict[str, bytes], requirements: st
         else:
             if before == after or after is None:
                 continue
-            issue = f"`{path}` {'was added' if before is None else 'changed'}: it stands in for the test runner or changes how Python starts"
+            what = "was added" if before is None else "changed"
+            issue = (
+                f"`{path}` {what}: it stands in for the test runner or changes how Python starts"
+            )
+        if classify(path) == "shadow":
+            action = "Delete it." if before is None else _KEEP_ACTION
+        else:
+            action = (
+                f"Restore `{path}`'s test settings as they were; change them only if the "
+                "requirements ask for it."
+            )
         name = PurePosixPath(path).name
         out.append(
-            Finding(
-                "config",
-                issue,
-                ("Delete it." if before is None else _KEEP_ACTION)
-                if classify(path) == "shadow"
-                else f"Restore `{path}`'s test settings as they were; change them only if the requirements ask for it.",
-                path,
-                asked_by(requirements, "config", [name, path]),
-            )
+            Finding("config", issue, action, path, asked_by(requirements, "config", [name, path]))
         )
     return out
 
@@ -204,7 +206,10 @@ def compare(
             else:
                 why = f"; {deselecting[0]}" if deselecting else ""
                 kind = "not_run"
-                issue = f"`{short}` in `{file}` still exists but did not run (deselected or not collected){why}"
+                issue = (
+                    f"`{short}` in `{file}` still exists but did not run "
+                    f"(deselected or not collected){why}"
+                )
         elif after == "skipped" and before != "skipped":
             kind, issue = (
                 "skipped",
@@ -212,7 +217,8 @@ def compare(
             )
         elif after == "xfailed" and before != "xfailed":
             kind = "xfailed"
-            issue = f"`{short}` in `{file}` is now marked xfail (expected to fail){_marker(shape_now, 'xfail')}"
+            marker = _marker(shape_now, "xfail")
+            issue = f"`{short}` in `{file}` is now marked xfail (expected to fail){marker}"
         shape_before = (shapes_of(file, "before") or {}).get(name)
         if not kind and shape_before is not None and shape_now is not None:
             removed = [a for a in shape_before.asserts if a not in shape_now.asserts]

@@ -4,13 +4,14 @@
 report counts), compares the suite with the baseline and re-runs the baseline's
 failing tests from the original test files (`integrity`), runs coverage
 (informational), takes the diff since the duel began, and compares the player's
-report with the repository; the orchestrator adds what the player touched outside its
-workspace (`reach`). `Evidence.blockers()` is the list of findings that make an
+report with the repository; the orchestrator adds what the player touched outside
+its workspace (`reach`). `Evidence.blockers()` is the list of findings that make an
 approval impossible, each a critical, actionable `FeedbackItem`: tests that failed,
 did not run (no report), ran none, ran only in part, or timed out; integrity and
 reach findings the requirements did not ask for; a report that is missing, not JSON
-or off-schema; claims the repository contradicts; a player that crashed or timed out. Every coach sees the same evidence, and `enforce`
-applies the same blockers whatever the coach said.
+or off-schema; claims the repository contradicts; a player that crashed or timed
+out. Every coach sees the same evidence, and `enforce` applies the same blockers
+whatever the coach said.
 """
 
 from __future__ import annotations
@@ -212,6 +213,7 @@ class Evidence:
 def integrity(
     tools: CoachTools,
     base: Baseline,
+    *,
     run: TestRun,
     files_now: tuple[str, ...],
     requirements: str,
@@ -225,7 +227,7 @@ def integrity(
         excused = {f.location for f in found if not f.blocking and f.location}
         wanted = [t for t in base.failing if t not in excused]
         keep = frozenset(loc.split("::", 1)[0] for loc in excused)
-        found += pristine.rerun(base, tools, suite, wanted, links, keep)
+        found += pristine.rerun(base, tools, files_now=suite, tests=wanted, links=links, keep=keep)
     return found
 
 
@@ -248,7 +250,9 @@ def gather(
     run = tools.test_run()
     tests = test_evidence(run, tools.timeout)
     found = (
-        integrity(tools, base, run, files_now, requirements, links or {})
+        integrity(
+            tools, base, run=run, files_now=files_now, requirements=requirements, links=links or {}
+        )
         if base is not None
         else []
     )

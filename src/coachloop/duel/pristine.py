@@ -46,6 +46,7 @@ def needed(baseline: Baseline, files_now: Mapping[str, bytes]) -> bool:
 
 def _pristine_copy(
     workspace: Path,
+    *,
     target: Path,
     baseline: Baseline,
     files_now: Mapping[str, bytes],
@@ -78,6 +79,7 @@ def _pristine_copy(
 def rerun(
     baseline: Baseline,
     tools: CoachTools,
+    *,
     files_now: Mapping[str, bytes],
     tests: Sequence[str],
     links: Mapping[str, str],
@@ -89,7 +91,14 @@ def rerun(
         return []
     with tempfile.TemporaryDirectory(prefix="coachloop-pristine-") as scratch:
         copy = Path(scratch) / tools.project.name
-        _pristine_copy(tools.project, copy, baseline, files_now, links, keep)
+        _pristine_copy(
+            tools.project,
+            target=copy,
+            baseline=baseline,
+            files_now=files_now,
+            links=links,
+            keep=keep,
+        )
         run = cleanrun.run(tools.command, copy, timeout=tools.timeout, tests=tuple(tests))
     outcomes = run.report.outcomes if run.report else {}
     reasons = run.report.reasons if run.report else {}

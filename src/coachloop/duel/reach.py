@@ -150,7 +150,7 @@ class Guard:
         ours = {
             p
             for p in touched
-            if p.startswith("coordination/") or "/" not in p and p.endswith(".json")
+            if p.startswith("coordination/") or ("/" not in p and p.endswith(".json"))
         }
         if ours:
             out.append(

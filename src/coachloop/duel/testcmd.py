@@ -82,8 +82,8 @@ class TestCommand:
         if self.runner in ("vitest", "jest"):
             files = sorted({t.split("::", 1)[0] for t in tests})
             names = [t.split("::", 1)[1].replace(" > ", " ") for t in tests if "::" in t]
-            pattern = ("-t", "|".join(re.escape(n) for n in names)) if names else ()
-            return (*self.argv, *files, *pattern)
+            select = ("-t", "|".join(re.escape(n) for n in names)) if names else ()
+            return (*self.argv, *files, *select)
         if self.runner == "npm":
             return (*self.argv, "--", *tests)
         if self.runner == "go":

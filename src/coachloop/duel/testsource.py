@@ -114,7 +114,8 @@ def _options(path: str, data: bytes) -> dict[str, Any] | None:
             loaded = json.loads(text)
             if not isinstance(loaded, dict):
                 return None
-            scripts = loaded.get("scripts") if isinstance(loaded.get("scripts"), dict) else {}
+            scripts = loaded.get("scripts")
+            scripts = scripts if isinstance(scripts, dict) else {}
             tests = {f"script {k}": v for k, v in scripts.items() if "test" in k}
             return tests | {k: loaded[k] for k in ("jest", "vitest") if k in loaded}
         if name in ("setup.cfg", "tox.ini", "pytest.ini"):
