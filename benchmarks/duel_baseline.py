@@ -34,7 +34,8 @@ PLAYER = textwrap.dedent(
     pathlib.Path("calc.py").write_text("def add(a, b):\\n    return a + b\\n")
     if sys.argv[1] == "with-test":
         tests = pathlib.Path("tests/test_calc.py")
-        tests.write_text(tests.read_text() + "\\n\\ndef test_more():\\n    assert add(1, 1) == 2\\n")
+        more = "\\n\\ndef test_more():\\n    assert add(1, 1) == 2\\n"
+        tests.write_text(tests.read_text() + more)
     pathlib.Path(os.environ["COACHLOOP_REPORT"]).write_text(json.dumps({
         "task_id": os.environ["COACHLOOP_TASK_ID"], "turn": 1, "files_modified": ["calc.py"],
         "tests_written": [], "tests_passing": True, "implementation_notes": "fixed add",
@@ -106,9 +107,8 @@ def main() -> int:
             f"  player changes {kind:9}: {without:6.2f} s without, {with_checks:6.2f} s with "
             f"= +{with_checks - without:5.2f} s per turn, ratio {with_checks / without:4.2f}"
         )
-    print(
-        f"  recording the baseline before turn 1 (once per duel): {statistics.median(recording):.2f} s"
-    )
+    once = statistics.median(recording)
+    print(f"  recording the baseline before turn 1 (once per duel): {once:.2f} s")
     return 0
 
 
