@@ -112,18 +112,20 @@ def test_claude_code_as_a_read_only_coach(tmp_path: Path) -> None:
     player = CommandPlayer(write_player(tmp_path, TWO_TURN_PLAYER))
     tools = f"{shlex.quote(sys.executable)} -m coachloop.duel.tools"
     approve = {"decision": "approve", "rationale": "Looks right.", "items": [], "severity": "minor"}
-    intruder = project / "coach_was_here.txt"
+    workspace = project / ".coachloop" / "duel" / "RC" / "workspace"  # where the coach reviews
+    intruder = workspace / "coach_was_here.txt"
 
     def approve_after_seeing_failure(body: dict[str, Any]) -> Reply:
         seen = _conversation(body)
-        assert "FAILED tests/test_calc.py::test_add" in seen  # the coach tool really ran
+        # the coach tool really ran on the workspace (only the tool prints this line)
+        assert "Runner's report: 1 failed (failed)" in seen
         return text(json.dumps(approve))
 
     script: list[Step] = [
         tool_use(
             "Bash",
             {
-                "command": f"{tools} run_all_tests --project {project}",
+                "command": f"{tools} run_all_tests --project {workspace}",
                 "description": "run the tests",
             },
         ),
