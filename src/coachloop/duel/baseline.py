@@ -139,6 +139,11 @@ def _config_findings(baseline: Baseline, now: dict[str, bytes], requirements: st
             )
         if classify(path) == "shadow":
             action = "Delete it." if before is None else _KEEP_ACTION
+        elif PurePosixPath(path).name == "conftest.py":
+            action = (
+                f"Restore `{path}` as it was (put new fixtures in your test modules); change it "
+                "only if the requirements ask for it."
+            )
         else:
             action = (
                 f"Restore `{path}`'s test settings as they were; change them only if the "
