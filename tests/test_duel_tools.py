@@ -279,3 +279,27 @@ def test_a_runner_without_a_report_is_not_a_pass(tmp_path: Path) -> None:
     assert ran.data["status"] == "failed"
     assert ran.data["outcomes"] == {"calc::adds": "passed", "calc::subs": "failed"}
     assert ran.data["failing"] == [["calc::subs", "1 != 2"]]
+
+
+def test_the_runner_round_trips_through_the_tools_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    for argv, runner in (
+        ((PY, "-m", "pytest", "-q"), "pytest"),
+        (("/x/node_modules/vitest/vitest.mjs", "run"), "vitest"),
+        (("/x/node_modules/jest/bin/jest.js",), "jest"),
+    ):
+        again = testcmd.from_string(shlex.join(argv))
+        assert again.runner == runner and again.argv == argv and again.runner_args in ((), ("-q",))
+    # The person's own PYTHONPATH (never the player's) reaches the isolated interpreter.
+    project = make_project(
+        tmp_path,
+        files={
+            "lib/calc.py": "X = 1\n",
+            "tests/test_x.py": "from calc import X\n\n\ndef test_x():\n    assert X == 1\n",
+        },
+    )
+    monkeypatch.setenv("PYTHONPATH", str(project / "lib"))
+    assert CoachTools(project).run_all_tests().data["status"] == "passed"

@@ -64,7 +64,8 @@ _ENV = {
 _BOOT = """\
 import json, os, sys
 here = os.getcwd()
-sys.path[:] = [p for p in sys.path if p not in ("", ".", here)] + [here]
+extra = [p for p in os.environ.get("COACHLOOP_PYTHONPATH", "").split(os.pathsep) if p]
+sys.path[:] = extra + [p for p in sys.path if p not in ("", ".", here)] + [here]
 import pytest
 out = sys.argv[1]
 class Probe:
@@ -98,9 +99,12 @@ class TestRun:
 
 
 def clean_env() -> dict[str, str]:
-    """Our environment without `_DROPPED`, with plugin autoload and bytecode off."""
+    """Our environment without `_DROPPED`, with plugin autoload and bytecode off. Our own
+    PYTHONPATH (the person's, never the player's) reaches pytest's isolated interpreter
+    as COACHLOOP_PYTHONPATH."""
     env = {k: v for k, v in os.environ.items() if k not in _DROPPED}
     env.update(_ENV)
+    env["COACHLOOP_PYTHONPATH"] = os.environ.get("PYTHONPATH", "")
     return env
 
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -239,6 +240,17 @@ def run_duel(
     return result
 
 
+def _tool_args(tools: CoachTools) -> tuple[str, ...]:
+    """The coach tools' command-line arguments: the workspace, and the runner chosen
+    before turn 1 (not whatever the player's files would now make it)."""
+    args: tuple[str, ...] = ("--project", str(tools.project))
+    if tools.command is not None:
+        args += ("--test-cmd", shlex.join(tools.command.argv))
+        if tools.command.report:
+            args += ("--test-report", tools.command.report)
+    return args
+
+
 def _turn(setup: _Setup, turn: int) -> TurnRecord:
     began = time.monotonic()
     files, tools = setup.files, setup.tools
@@ -276,7 +288,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         project,
         setup.requirements_text,
         evidence,
-        tool_args=("--project", str(project)),
+        tool_args=_tool_args(tools),
     )
     coach = setup.coach
     coach_began = time.monotonic()

@@ -66,7 +66,7 @@ class TestCommand:
     @property
     def runner_args(self) -> tuple[str, ...]:
         """The arguments after the runner itself (`python -m pytest ARGS`, `vitest run ARGS`)."""
-        names = [Path(a).name for a in self.argv]
+        names = [_name(a) for a in self.argv]
         for marker in ("pytest", "py.test", "vitest", "jest"):
             if marker in names:
                 rest = self.argv[names.index(marker) + 1 :]
@@ -105,6 +105,13 @@ class TestCommand:
         return None
 
 
+def _name(arg: str) -> str:
+    """A program's name: `vitest.mjs` and `jest.js` (resolved runner scripts) as the runner."""
+    name = Path(arg).name
+    stem = name.split(".", 1)[0]
+    return stem if stem in ("vitest", "jest") else name
+
+
 def from_string(command: str, report: str | None = None) -> TestCommand:
     """A configured command (a shell-like string); pytest, vitest and jest are recognised
     (their reports are then the duel's own); `report` is the JUnit XML file another
@@ -112,11 +119,12 @@ def from_string(command: str, report: str | None = None) -> TestCommand:
     argv = tuple(shlex.split(command))
     if not argv:
         raise ValueError("the test command is empty")
-    names = [Path(a).name for a in argv[:3]]
+    names = [_name(a) for a in argv[:3]]
     if report is not None:
         return TestCommand("custom", argv, report=report)
     if "pytest" in names or "py.test" in names:
-        return TestCommand("pytest", argv, python=argv[0] if argv[0].endswith("python") else None)
+        python = argv[0] if Path(argv[0]).name.startswith("python") else None
+        return TestCommand("pytest", argv, python=python)
     for runner in ("vitest", "jest"):
         if runner in names:
             return TestCommand(runner, argv)
