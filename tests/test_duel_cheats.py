@@ -5,6 +5,7 @@ one turn, including one that removes and renames tests because the requirements 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,11 @@ def test_the_honest_fix_is_approved_in_one_turn_and_applied(tmp_path: Path) -> N
     assert evidence.tests.passed == 2 and evidence.findings() == []
     assert result.baseline is not None
     assert result.baseline.failing == ("tests/test_calc.py::test_add",)
+    recorded = json.loads((result.root / "baseline.json").read_text())
+    ids = ["tests/test_calc.py::test_add", "tests/test_calc.py::test_zero"]
+    assert recorded["collected"] == ids and list(recorded["tests"]) == ids
+    assert set(recorded["files"]) == {"pyproject.toml", "tests/test_calc.py"}
+    assert list(recorded["config"]) == ["pyproject.toml"]
     assert result.applied == ("calc.py",)
     assert (tmp_path / "project" / "calc.py").read_text() == FIXED
 

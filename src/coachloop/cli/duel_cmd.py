@@ -120,8 +120,10 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
     def on_turn(record: TurnRecord) -> None:
         if not as_json:
             d = record.decision
+            blocking = [f for f in record.evidence.findings() if f.blocking]
+            found = f", {len(blocking)} integrity/reach finding(s)" if blocking else ""
             progress.print(
-                f"turn {record.turn}: tests {record.evidence.tests.status}, "
+                f"turn {record.turn}: tests {record.evidence.tests.status}{found}, "
                 f"{d.decision} ({d.level}) in {record.seconds:.1f}s"
             )
 

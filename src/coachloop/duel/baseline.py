@@ -61,6 +61,7 @@ class Baseline:
     note: str
     files: dict[str, bytes] = field(default_factory=dict)
     seconds: float = 0.0
+    collected: tuple[str, ...] | None = None  # pytest: the ids it collected
 
     @property
     def failing(self) -> tuple[str, ...]:
@@ -72,6 +73,7 @@ class Baseline:
             "status": self.status,
             "note": self.note,
             "seconds": round(self.seconds, 3),
+            "collected": list(self.collected) if self.collected is not None else None,
             "tests": self.outcomes,
             "failing": list(self.failing),
             "files": {p: hashlib.sha256(b).hexdigest() for p, b in sorted(self.files.items())},
@@ -115,6 +117,7 @@ def record(tools: CoachTools, files: Iterable[str]) -> Baseline:
         note=run.note,
         files=read_suite(tools.project, files),
         seconds=time.monotonic() - started,
+        collected=run.collected,
     )
 
 

@@ -162,7 +162,7 @@ def _evidence(record: TurnRecord) -> str:
     if e.claims.contradicted:
         lines.append("[red]report contradicts repo[/red]")
     for f in [f for f in e.findings() if f.blocking][:3]:
-        lines.append(f"[red]{_esc(f.issue[:100])}[/red]")
+        lines.append(f"[red]{_esc(f.issue[:160])}[/red]")
     return "\n".join(lines)
 
 
