@@ -269,3 +269,31 @@ def test_what_counts_as_a_commit_and_a_run() -> None:
     assert rec.complete
     handed = build("t", [ToolCall("Task", "other", "Task"), _bash("pytest", "1 passed in 0.1s")])
     assert not handed.complete  # a subagent's calls are in its own transcript
+
+
+def _line(kind: str, content: object, **extra: object) -> str:
+    return json.dumps({"type": kind, "message": {"role": kind, "content": content}, **extra})
+
+
+def test_a_turn_runs_on_through_hook_feedback_and_starts_at_an_image_prompt(
+    tmp_path: Path,
+) -> None:
+    use = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest -q"}}
+    done = {"type": "tool_result", "tool_use_id": "t1", "content": "2 passed in 0.1s"}
+    lines = [
+        _line("user", "an earlier prompt"),
+        _line("assistant", [{**use, "id": "t0"}]),
+        _line("user", [{**done, "tool_use_id": "t0"}]),
+        _line("user", [{"type": "image", "source": {}}]),  # this turn's prompt: an image
+        _line("assistant", [use], isSidechain=False),
+        _line("user", [done]),
+        _line("assistant", [{"type": "text", "text": "Done."}]),
+        _line("user", "Stop hook feedback:\nShow the output.", isMeta=True),
+        _line("assistant", [{"type": "text", "text": "sub"}], isSidechain=True),
+        _line("assistant", [{"type": "text", "text": "2 passed."}]),
+    ]
+    path = tmp_path / "t.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    rec = claude_transcript(str(path))
+    assert rec.complete and rec.prompt == "(an image)" and rec.final_text == "2 passed."
+    assert [c.target for c in rec.calls] == ["pytest -q"] and rec.tests[0].ok

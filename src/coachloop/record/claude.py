@@ -65,8 +65,11 @@ def human_prompt(entry: Mapping[str, Any]) -> str | None:
     if any(isinstance(b, dict) and b.get("type") == "tool_result" for b in blocks):
         return None
     text = _text_of(blocks)
-    if not text.strip() or text.lstrip().startswith(_NOT_HUMAN):
+    if text.lstrip().startswith(_NOT_HUMAN):
         return None
+    if not text.strip():  # an image alone is a prompt too; an empty message is none
+        shown = any(isinstance(b, dict) and b.get("type") in ("image", "document") for b in blocks)
+        return "(an image)" if shown else None
     return text
 
 
