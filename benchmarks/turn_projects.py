@@ -12,11 +12,11 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from coachloop.testing import Reply, text, tool_use
+from coachloop.testing import Reply, text, tool_results, tool_use
 
 CALC = "def add(a, b):\n    return a - b\n\n\ndef mul(a, b):\n    return a * b\n"
 TEST_CALC = (
@@ -138,18 +138,6 @@ class Moves:
         return self.bash(f'git add -A && git commit -m "{message}"')
 
 
-def tool_outputs(body: dict[str, Any]) -> Iterator[str]:
-    """The text of every tool_result block in a Messages API request body."""
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("type") == "tool_result":
-                inner = block.get("content")
-                if isinstance(inner, list):
-                    inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
-                yield str(inner)
-
-
 _SHA = re.compile(r"^\[[^\]\n]*?\b([0-9a-f]{7,40})\]", re.M)
 _RUN = re.compile(r"\bpassed\b|\bfailed\b|\bOK\b|\bFAILED\b|# pass|test result")
 
@@ -160,7 +148,7 @@ def final(fmt: str) -> Callable[[dict[str, Any]], Reply]:
     (the last commit hash git printed)."""
 
     def respond(body: dict[str, Any]) -> Reply:
-        outs = [o.strip() for o in tool_outputs(body)]
+        outs = [o.strip() for o in tool_results(body)]
         shas = [m for o in outs for m in _SHA.findall(o)]
         runs = [o for o in outs if _RUN.search(o)]
         return text(

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from coachloop.agents.runner import ClaudeCode
 from coachloop.agents.supervised import SupervisedRunner
 from coachloop.store import EventRecord, StoreBase, open_store
 from coachloop.supervisor import Supervisor
-from coachloop.testing import ScriptedModel, ScriptItem, text, tool_use
+from coachloop.testing import ScriptedModel, ScriptItem, text, tool_results, tool_use
 
 CALC = "def add(a, b):\n    return a + b\n"
 TEST_CALC = (
@@ -151,18 +150,6 @@ class Sandbox:
 
 def decisions(records: list[EventRecord]) -> list[str]:
     return [str(r.decision) for r in records]
-
-
-def tool_results(body: dict[str, Any]) -> Iterator[str]:
-    """The text of every tool_result block in a Messages API request body."""
-    for message in body.get("messages") or []:
-        content = message.get("content") if isinstance(message, dict) else None
-        for block in content if isinstance(content, list) else []:
-            if isinstance(block, dict) and block.get("type") == "tool_result":
-                inner = block.get("content")
-                if isinstance(inner, list):
-                    inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
-                yield str(inner)
 
 
 def evidenced(body: dict[str, Any]) -> ScriptItem:

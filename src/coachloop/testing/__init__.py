@@ -15,6 +15,7 @@ replies, HTTP failures and delays, and recording every request. It drives the re
 
 from __future__ import annotations
 
+from coachloop.testing.anthropic_wire import tool_results
 from coachloop.testing.replies import (
     Block,
     Delay,
@@ -47,5 +48,6 @@ __all__ = [
     "ToolUseBlock",
     "reply",
     "text",
+    "tool_results",
     "tool_use",
 ]

@@ -14,7 +14,14 @@ from typing import Any
 
 from coachloop.testing.replies import Fail, Reply, TextBlock, ToolUseBlock
 
-__all__ = ["error_body", "estimate_tokens", "message_json", "sse_events", "sse_record"]
+__all__ = [
+    "error_body",
+    "estimate_tokens",
+    "message_json",
+    "sse_events",
+    "sse_record",
+    "tool_results",
+]
 
 DEFAULT_MODEL = "claude-scripted"
 _TEXT_CHUNK = 24  # characters per text_delta
@@ -145,3 +152,16 @@ def error_body(fail: Fail, request_id: str) -> dict[str, Any]:
 def count_tokens_json(body: dict[str, Any]) -> dict[str, Any]:
     """An answer to POST /v1/messages/count_tokens."""
     return {"input_tokens": estimate_tokens(_dumps(body))}
+
+
+def tool_results(body: dict[str, Any]) -> Iterator[str]:
+    """The text of every tool_result block in a Messages API request body, in order
+    (what the client's tools printed, as the model is shown it)."""
+    for message in body.get("messages") or []:
+        content = message.get("content") if isinstance(message, dict) else None
+        for block in content if isinstance(content, list) else []:
+            if isinstance(block, dict) and block.get("type") == "tool_result":
+                inner = block.get("content")
+                if isinstance(inner, list):
+                    inner = "".join(b.get("text", "") for b in inner if isinstance(b, dict))
+                yield str(inner)
