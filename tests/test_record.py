@@ -297,3 +297,15 @@ def test_a_turn_runs_on_through_hook_feedback_and_starts_at_an_image_prompt(
     rec = claude_transcript(str(path))
     assert rec.complete and rec.prompt == "(an image)" and rec.final_text == "2 passed."
     assert [c.target for c in rec.calls] == ["pytest -q"] and rec.tests[0].ok
+
+
+def test_a_subagents_own_transcript_is_its_turn(tmp_path: Path) -> None:
+    lines = [
+        _line("user", "Find the failing test.", isSidechain=True),
+        _line("assistant", [{"type": "text", "text": "test_add fails."}], isSidechain=True),
+    ]
+    path = tmp_path / "agent-1.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    rec = claude_transcript(str(path))
+    assert rec.usable and rec.prompt == "Find the failing test."
+    assert rec.final_text == "test_add fails."

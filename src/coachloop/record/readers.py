@@ -43,8 +43,12 @@ def _skippable(line: bytes) -> bool:
 
 
 def _turn_entries(lines: Iterable[bytes]) -> tuple[list[dict[str, Any]], bool]:
-    """The entries of the last turn, oldest first, and whether its prompt was found."""
+    """The entries of the last turn, oldest first, and whether its prompt was found.
+
+    A subagent's own transcript is all sidechain lines (its last message is one): then
+    the sidechain is the turn."""
     entries: list[dict[str, Any]] = []
+    subagent: bool | None = None
     for line in lines:
         if not line.strip() or _skippable(line):
             continue
@@ -54,6 +58,10 @@ def _turn_entries(lines: Iterable[bytes]) -> tuple[list[dict[str, Any]], bool]:
             continue
         if not isinstance(entry, dict):
             continue
+        if subagent is None and entry.get("type") in ("user", "assistant"):
+            subagent = entry.get("isSidechain") is True
+        if subagent:
+            entry["isSidechain"] = False
         entries.append(entry)
         if human_prompt(entry) is not None:
             entries.reverse()
