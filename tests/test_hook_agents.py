@@ -19,6 +19,7 @@ from hook_support import (
     run_hook,
     store_of,
 )
+from transcript_support import Rollout
 
 
 @pytest.fixture
@@ -98,23 +99,51 @@ def test_codex_stop_blocks_a_hedge_with_the_turn_as_job(project: Path) -> None:
         assert store.get_session("t1").agent == "codex"
 
 
-def test_codex_a_new_turn_resets_the_cap_but_never_right_after_a_continuation(
+def test_codex_a_new_turn_resets_the_cap_with_its_prompt_but_never_after_a_continuation(
+    project: Path, tmp_path: Path
+) -> None:
+    rollout = Rollout(tmp_path / "rollout.jsonl").turn("turn-1", "fix the login bug")
+
+    def stop(text: str, turn: str, active: bool = False) -> dict[str, Any]:
+        payload = codex_stop("t1", project, text, turn, active=active)
+        return {**payload, "transcript_path": str(rollout.path)}
+
+    replies = [call("codex", stop(f"{HEDGE} {i}", "turn-1", active=i > 0)) for i in range(4)]
+    assert [decision(r) is not None for r in replies] == [True, True, True, False]  # cap 3
+    # the human typed again (no prompt hook ran): turn-2 is recorded with its prompt
+    rollout.turn("turn-2", "now the logout bug")
+    assert decision(call("codex", stop(HEDGE, "turn-2"))) is not None
+    # a stop that follows a continuation is its reply, whatever its turn: no reset
+    rollout.turn("turn-3", "and the signup bug")
+    call("codex", stop(f"{HEDGE} again", "turn-3"))
+    with store_of(project) as store:
+        humans = [r for r in store.timeline("t1") if r.kind == "human"]
+        assert [h.text for h in humans] == ["fix the login bug", "now the logout bug"]
+        assert store.get_session("t1").continues == 2
+
+
+def test_codex_a_turn_without_a_readable_rollout_records_no_empty_human_event(
     project: Path,
 ) -> None:
-    replies = [
-        call("codex", codex_stop("t1", project, f"{HEDGE} {i}", "turn-1", active=i > 0))
-        for i in range(4)
-    ]
-    assert [decision(r) is not None for r in replies] == [True, True, True, False]  # cap 3
-    # the human typed again: Codex starts turn-2 (no prompt hook installed)
-    assert decision(call("codex", codex_stop("t1", project, HEDGE, "turn-2"))) is not None
-    # a stop that follows a continuation is its reply, whatever its turn id: no reset
-    call("codex", codex_stop("t1", project, f"{HEDGE} again", "turn-3"))
+    call("codex", codex_stop("t1", project, HEDGE, "turn-1"))  # transcript_path is null
+    call("codex", codex_stop("t1", project, QUESTION, "turn-2"))
     with store_of(project) as store:
-        kinds = [r.kind for r in store.timeline("t1")]
-        assert kinds.count("human") == 1
-        assert kinds.index("human") == 4  # recorded just before the stop of turn-2
-        assert store.get_session("t1").continues == 2
+        assert [r.kind for r in store.timeline("t1")] == ["stop", "stop"]
+
+
+def test_codex_an_empty_turn_is_read_from_the_rollout(project: Path, tmp_path: Path) -> None:
+    rollout = Rollout(tmp_path / "rollout.jsonl").turn("turn-1", "fix it")
+    rollout.say("Running the tests.").shell("pytest -q", "2 passed").say(HEDGE)
+    payload = {**codex_stop("t1", project, None, "turn-1"), "transcript_path": str(rollout.path)}
+    body = decision(call("codex", payload))  # null last_assistant_message: the rollout says
+    assert body is not None and "should work now" in body["reason"].lower()
+    # the reply to the coaching said nothing: an error, delivered, never continued
+    rollout.hook_prompt(body["reason"])
+    again = {**payload, "stop_hook_active": True}
+    assert call("codex", again).stdout == b""
+    with store_of(project) as store:
+        last = store.timeline("t1")[-1]
+        assert (last.decision, last.verdict_type) == ("deliver", "error")
 
 
 def test_codex_prompt_and_failure_hooks(project: Path) -> None:
