@@ -19,7 +19,7 @@ from hook_support import (
     run_hook,
     store_of,
 )
-from transcript_support import Rollout
+from transcript_support import Chat, Rollout
 
 
 @pytest.fixture
@@ -230,6 +230,26 @@ def test_gemini_retries_keep_their_job_until_the_cap_and_a_new_prompt_resets(pro
         assert [r.decision for r in stops] == ["continue"] * 3 + ["deliver", "deliver", "continue"]
         jobs = {r.job_id for r in stops[:5]}
         assert len(jobs) == 1 and stops[5].job_id not in jobs
+
+
+def test_gemini_stops_are_read_from_the_chat_file(project: Path, tmp_path: Path) -> None:
+    chat = Chat(tmp_path / "chat.jsonl").user("fix it").gemini(HEDGE)
+
+    def stop(stacked: str, active: bool) -> dict[str, Any]:
+        payload = after_agent("g1", project, "fix it", stacked, active=active)
+        return {**payload, "transcript_path": str(chat.path)}
+
+    body = decision(call("gemini", stop(HEDGE, False)))
+    assert body is not None
+    # Gemini retries: the reason as a user message, a tool call, then the answer from a
+    # fresh model call: stop_hook_active false, prompt_response stacked and garbled
+    chat.user(body["reason"]).shell("pytest -q", "42 passed").gemini(EVIDENCE)
+    garbled = f"{HEDGE}\n{EVIDENCE} {EVIDENCE[20:]}"
+    assert call("gemini", stop(garbled, False)).stdout == b""
+    with store_of(project) as store:
+        last = store.timeline("g1")[-1]
+        assert (last.decision, last.text) == ("deliver", EVIDENCE)  # the answer alone
+        assert [e.text for e in store.outbox_pending()] == [EVIDENCE]
 
 
 def test_gemini_empty_response_is_an_error_never_a_retry(project: Path) -> None:
