@@ -220,11 +220,10 @@ def test_doctor_says_why_a_codex_hook_will_not_run_and_how_to_fix_it(project: Pa
     from coachloop.agents.install.codex_trust import handler_hash
 
     assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
-    problems = problems_of(project, "codex", "project")
-    assert len(problems) == 3  # the project, and each of the two hooks
-    assert "only when the project is trusted" in problems[0]
-    assert all("not trusted yet" in p and "/hooks" in p for p in problems[1:])
-    assert all("codex exec --dangerously-bypass-hook-trust" in p for p in problems[1:])
+    [project_trust, hook_trust] = problems_of(project, "codex", "project")
+    assert "only when the project is trusted" in project_trust
+    assert "the Stop and UserPromptSubmit hooks: they are not trusted yet" in hook_trust
+    assert "/hooks" in hook_trust and "codex exec --dangerously-bypass-hook-trust" in hook_trust
     hooks_path = project / ".codex" / "hooks.json"
     hooks = json.loads(hooks_path.read_text())["hooks"]
     config = Path.home() / ".codex" / "config.toml"
@@ -239,7 +238,7 @@ def test_doctor_says_why_a_codex_hook_will_not_run_and_how_to_fix_it(project: Pa
     hooks["Stop"][0]["hooks"][0]["timeout"] = 31  # a changed hook needs trusting again
     hooks_path.write_text(json.dumps({"hooks": hooks}))
     [changed] = problems_of(project, "codex", "project")
-    assert "Stop hook: it changed since it was trusted" in changed
+    assert "the Stop hook: it has changed since it was trusted" in changed
     config.write_text(config.read_text() + "enabled = false\n")  # the last table: prompt
     assert any("disabled in Codex" in p for p in problems_of(project, "codex", "project"))
 

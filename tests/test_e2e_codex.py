@@ -184,7 +184,7 @@ def test_g_doctor_and_the_real_codex_agree_on_hook_trust(sandbox: CodexSandbox) 
         sandbox.install("codex", "--user")
         report = sandbox.doctor("codex")
         assert not report["ok"]
-        assert any("Stop hook: it is not trusted yet" in p for p in report["problems"])
+        assert any("hooks: they are not trusted yet" in p for p in report["problems"])
         untrusted = sandbox.run(PROMPT, bypass=False)
         assert untrusted.returncode == 0 and sandbox.sessions() == []  # skipped silently
         # trust it the way Codex records it (what /hooks in the TUI writes)

@@ -316,7 +316,8 @@ def test_codex_hooks_round_trip(project: Path) -> None:
     assert res.exit_code == 0, res.output
     # the install says, with the fix, that Codex will not run them yet
     assert "only when the project is trusted" in res.output
-    assert "Stop hook: it is not trusted yet" in res.output and "/hooks" in res.output
+    assert "UserPromptSubmit hooks: they are not trusted yet" in res.output
+    assert "/hooks" in res.output
     assert "--dangerously-bypass-hook-trust" in res.output
     data = load(hooks)
     assert data["hooks"]["SessionStart"] == theirs["hooks"]["SessionStart"]

@@ -98,30 +98,34 @@ def _positions(
 def trust_problems(
     hooks_path: Path, hooks: dict[str, Any], user_config: dict[str, Any], is_ours: Any
 ) -> list[str]:
-    """Why Codex would skip each of our handlers in `hooks` (read from `hooks_path`),
-    given the user's parsed config.toml; [] when Codex runs them all."""
+    """Why Codex would skip our handlers in `hooks` (read from `hooks_path`), given the
+    user's parsed config.toml, one line per reason; [] when Codex runs them all."""
     table = user_config.get("hooks")
     states = table.get("state") if isinstance(table, dict) else None
     states = states if isinstance(states, dict) else {}
-    problems = []
+    # reason -> (the events it applies to); a reason reads "it is …" / "they are …"
+    reasons: dict[tuple[str, str], list[str]] = {}
     for event, g, h, handler, matcher in _positions(hooks, is_ours):
         state = states.get(state_key(hooks_path, event, g, h))
         state = state if isinstance(state, dict) else {}
         if state.get("enabled") is False:
-            problems.append(
-                f"Codex will not run the {event} hook: it is disabled in Codex; "
-                "fix: enable it again under /hooks in the Codex TUI"
-            )
+            why = ("is", "disabled in Codex; fix: enable it again under /hooks in the Codex TUI")
         elif "trusted_hash" not in state:
-            problems.append(
-                f"Codex will not run the {event} hook: it is not trusted yet; fix: {TRUST_FIX}"
-            )
+            why = ("is", f"not trusted yet; fix: {TRUST_FIX}")
         elif state["trusted_hash"] != handler_hash(event, handler, matcher):
-            problems.append(
-                f"Codex will not run the {event} hook: it changed since it was trusted; "
-                f"fix: {TRUST_FIX}"
-            )
-    return problems
+            why = ("has", f"changed since it was trusted; fix: {TRUST_FIX}")
+        else:
+            continue
+        reasons.setdefault(why, []).append(event)
+    lines = []
+    for (verb, reason), events in reasons.items():
+        many = len(events) > 1
+        subject = f"they {'are' if verb == 'is' else 'have'}" if many else f"it {verb}"
+        lines.append(
+            f"Codex will not run the {' and '.join(events)} hook{'s' if many else ''}: "
+            f"{subject} {reason}"
+        )
+    return lines
 
 
 def _git_root(project: Path) -> Path | None:
