@@ -63,6 +63,7 @@ class Sandbox:
         self.home = self.root / "home"
         self.home.mkdir()
         self.store_path = self.root / "store" / "coachloop.db"
+        self.extra_env: dict[str, str] = {}  # laid over everything else
 
     def env(self, **extra: str) -> dict[str, str]:
         """The environment of the CLI, its hooks and `coachloop` commands."""
@@ -75,6 +76,7 @@ class Sandbox:
             "COACHLOOP_HOOK_DAEMON": "0",
             "COACHLOOP_STORE": str(self.store_path),
             **extra,
+            **self.extra_env,
         }
 
     def coachloop(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
