@@ -41,10 +41,19 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["TAIL_STEPS", "ToolCall", "TurnLog", "codex_turn", "gemini_turn", "tail_lines"]
+__all__ = [
+    "TAIL_STEPS",
+    "ToolCall",
+    "TurnLog",
+    "codex_turn",
+    "gemini_turn",
+    "tail",
+    "tail_lines",
+]
 
 TAIL_STEPS = (256 * 1024, 4 * 1024 * 1024)  # bytes read from the end, in turn
 GEMINI_NUDGE = "Please continue."
@@ -76,10 +85,10 @@ class TurnLog:
         return self.texts[-1] if self.texts else None
 
 
-def tail_lines(path: str | os.PathLike[str], limit: int) -> tuple[list[bytes], bool] | None:
-    """The lines of the last `limit` bytes of the regular file `path` (a partial first
-    line dropped) and whether that is the whole file; None when it cannot be read. Never
-    blocks on a FIFO or a device."""
+def tail(path: str | os.PathLike[str], limit: int) -> tuple[bytes, bool] | None:
+    """The last `limit` bytes of the regular file `path`, starting at a line (a partial
+    first line dropped), and whether that is the whole file; None when it cannot be read.
+    Never blocks on a FIFO or a device."""
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except (OSError, ValueError):
@@ -92,39 +101,48 @@ def tail_lines(path: str | os.PathLike[str], limit: int) -> tuple[list[bytes], b
         if not whole:
             os.lseek(fd, info.st_size - limit, os.SEEK_SET)
         with os.fdopen(os.dup(fd), "rb") as fh:
-            lines = fh.read(limit).splitlines()
-        if not whole and lines:
-            lines = lines[1:]
-        return lines, whole
+            data = fh.read(limit)
+        if not whole:
+            data = data[data.find(b"\n") + 1 :] if b"\n" in data else b""
+        return data, whole
     except OSError:
         return None
     finally:
         os.close(fd)
 
 
-def _objects(lines: list[bytes]) -> list[dict[str, Any]]:
-    found = []
-    for raw in lines:
+def tail_lines(path: str | os.PathLike[str], limit: int) -> tuple[list[bytes], bool] | None:
+    """`tail(path, limit)` split into lines."""
+    got = tail(path, limit)
+    return None if got is None else (got[0].splitlines(), got[1])
+
+
+def _newest_first(lines: list[bytes]) -> Iterator[dict[str, Any]]:
+    """The JSON objects of `lines`, last line first (malformed lines skipped)."""
+    for raw in reversed(lines):
         try:
             item = json.loads(raw.decode("utf-8", errors="replace"))
         except ValueError:
             continue
         if isinstance(item, dict):
-            found.append(item)
-    return found
+            yield item
 
 
-def _read(path: str | os.PathLike[str] | None, find: Any) -> TurnLog | None:
-    """`find(objects)` over ever larger tails until it finds the turn (or the whole file
-    or the largest window was read)."""
+Finder = Callable[[list[bytes]], "TurnLog | None"]
+
+
+def _read(path: str | os.PathLike[str] | None, needle: bytes, find: Finder) -> TurnLog | None:
+    """`find(lines)` over ever larger tails until it finds the turn (or the whole file or
+    the largest window was read). A window without `needle` (the bytes the turn's first
+    line must hold) cannot hold the turn's start and is not parsed at all."""
     if not path:
         return None
     for limit in TAIL_STEPS:
-        got = tail_lines(path, limit)
+        got = tail(path, limit)
         if got is None:
             return None
-        lines, whole = got
-        turn: TurnLog | None = find(_objects(lines))
+        data, whole = got
+        turn = find(data.split(b"\n")) if needle in data else None
         if turn is not None or whole:
             return turn
     return None
@@ -159,7 +177,25 @@ def _parts_text(content: Any, kinds: tuple[str, ...] = ("input_text", "output_te
 
 def codex_turn(path: str | os.PathLike[str] | None, turn_id: str | None = None) -> TurnLog | None:
     """The turn `turn_id` (default: the last turn) of the Codex rollout at `path`."""
-    return _read(path, lambda objects: _codex(objects, turn_id))
+    needle = (turn_id or "task_started").encode("utf-8", "replace")
+    return _read(path, needle, lambda lines: _codex(_codex_since_start(lines, turn_id)))
+
+
+def _codex_since_start(lines: list[bytes], turn_id: str | None) -> list[dict[str, Any]]:
+    """The objects from the turn's `task_started` to the end, in file order ([] when the
+    turn does not start in `lines`); only those lines are parsed."""
+    newest: list[dict[str, Any]] = []
+    for obj in _newest_first(lines):
+        newest.append(obj)
+        payload = obj.get("payload")
+        if (
+            obj.get("type") == "event_msg"
+            and isinstance(payload, dict)
+            and payload.get("type") == "task_started"
+            and (turn_id is None or payload.get("turn_id") == turn_id)
+        ):
+            return newest[::-1]
+    return []
 
 
 def _unwrap_hook_prompt(text: str) -> str:
@@ -168,24 +204,16 @@ def _unwrap_hook_prompt(text: str) -> str:
     return text[start:end] if 0 < start <= end else text
 
 
-def _codex(objects: list[dict[str, Any]], turn_id: str | None) -> TurnLog | None:
-    start = None
-    for i, obj in enumerate(objects):
-        payload = obj.get("payload")
-        if obj.get("type") != "event_msg" or not isinstance(payload, dict):
-            continue
-        if payload.get("type") == "task_started" and (
-            turn_id is None or payload.get("turn_id") == turn_id
-        ):
-            start = i
-    if start is None:
+def _codex(objects: list[dict[str, Any]]) -> TurnLog | None:
+    """The turn of `objects`, which start with its `task_started` line."""
+    if not objects:
         return None
     prompt: str | None = None
     continuations: list[str] = []
     texts: list[str] = []
     calls: list[tuple[str, ToolCall]] = []
     outputs: dict[str, str] = {}
-    for obj in objects[start + 1 :]:
+    for obj in objects[1:]:
         payload = obj.get("payload")
         if not isinstance(payload, dict):
             continue
@@ -230,34 +258,57 @@ def gemini_turn(path: str | os.PathLike[str] | None, prompt: str | None = None) 
     """The current turn of the Gemini chat at `path`: it opens at the last user text
     message equal to `prompt` (the AfterAgent payload's `prompt`; compared without
     surrounding whitespace), or with no `prompt` at the last user text message."""
-    return _read(path, lambda objects: _gemini(_messages(objects), prompt))
+    wanted = prompt.strip() if prompt is not None else None
+    # the prompt as Gemini writes it inside a JSON string (None: any user message)
+    needle = json.dumps(wanted, ensure_ascii=False)[1:-1] if wanted else '"type":"user"'
+    return _read(
+        path,
+        needle.encode("utf-8", "replace"),
+        lambda lines: _gemini(_messages_since_opener(lines, wanted)),
+    )
 
 
-def _messages(objects: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The chat's messages in order, the last copy of each id winning."""
-    order: list[str] = []
-    by_id: dict[str, dict[str, Any]] = {}
+def _opens(message: dict[str, Any], wanted: str | None) -> bool:
+    """Whether `message` is the user message that opens the turn."""
+    said = _user_text(message)
+    if said is None or (said.strip() == GEMINI_NUDGE and wanted != GEMINI_NUDGE):
+        return False
+    return wanted is None or said.strip() == wanted
 
-    def add(message: Any) -> None:
+
+def _messages_since_opener(lines: list[bytes], wanted: str | None) -> list[dict[str, Any]]:
+    """The chat's messages from the turn's opening user message to the end, in order, the
+    last copy of each id winning ([] when the turn does not open in `lines`). Read from
+    the end, so only the turn's own lines are parsed; a `$set` of `messages` is the whole
+    list as it stood then, so the search goes on inside it and no further back."""
+    seen: set[str] = set()
+    newest: list[dict[str, Any]] = []
+
+    def take(message: Any) -> bool:
+        """Keep `message` (unless a later copy was kept); True when it opens the turn."""
         if not isinstance(message, dict) or not isinstance(message.get("type"), str):
-            return
+            return False
         key = message.get("id")
-        key = key if isinstance(key, str) else f"#{len(order)}"
-        if key not in by_id:
-            order.append(key)
-        by_id[key] = message
+        if isinstance(key, str):
+            if key in seen:
+                return False
+            seen.add(key)
+        newest.append(message)
+        return _opens(message, wanted)
 
-    for obj in objects:
+    for obj in _newest_first(lines):
         update = obj.get("$set")
-        if isinstance(update, dict):
-            if isinstance(update.get("messages"), list):
-                order.clear()
-                by_id.clear()
-                for message in update["messages"]:
-                    add(message)
+        if not isinstance(update, dict):
+            if take(obj):
+                return newest[::-1]
             continue
-        add(obj)
-    return [by_id[key] for key in order]
+        listed = update.get("messages")
+        if isinstance(listed, list):
+            for message in reversed(listed):
+                if take(message):
+                    return newest[::-1]
+            return []
+    return []
 
 
 def _user_text(message: dict[str, Any]) -> str | None:
@@ -275,21 +326,14 @@ def _user_text(message: dict[str, Any]) -> str | None:
     return "".join(p["text"] for p in parts)
 
 
-def _gemini(messages: list[dict[str, Any]], prompt: str | None) -> TurnLog | None:
-    wanted = prompt.strip() if prompt is not None else None
-    start = None
-    for i, message in enumerate(messages):
-        said = _user_text(message)
-        if said is None or (said.strip() == GEMINI_NUDGE and wanted != GEMINI_NUDGE):
-            continue
-        if wanted is None or said.strip() == wanted:
-            start = i
-    if start is None:
+def _gemini(messages: list[dict[str, Any]]) -> TurnLog | None:
+    """The turn of `messages`, which start with its opening user message."""
+    if not messages:
         return None
     continuations: list[str] = []
     texts: list[str] = []
     calls: list[ToolCall] = []
-    for message in messages[start + 1 :]:
+    for message in messages[1:]:
         said = _user_text(message)
         if said is not None:
             if said.strip() != GEMINI_NUDGE:
@@ -312,7 +356,7 @@ def _gemini(messages: list[dict[str, Any]], prompt: str | None) -> TurnLog | Non
                         _gemini_output(call.get("result")),
                     )
                 )
-    first = _user_text(messages[start]) or ""
+    first = _user_text(messages[0]) or ""
     return TurnLog(first, tuple(continuations), tuple(texts), tuple(calls))
 
 
