@@ -97,6 +97,9 @@ def test_only_a_bounded_tail_is_read(tmp_path: Path) -> None:
     rollout.turn("t2", "a recent turn").say("the end")
     turn = codex_turn(rollout.path, "t2")
     assert turn is not None and turn.texts == ("the end",)
+    rollout.say(filler * 30)  # 300 kB more: beyond the first window
+    assert codex_turn(rollout.path, "t2", most=TAIL_STEPS[0]) is None
+    assert codex_turn(rollout.path, "t2") is not None
     lines, whole = tail_lines(rollout.path, 1000) or ([], True)
     assert not whole and sum(len(line) + 1 for line in lines) <= 1000
 

@@ -131,13 +131,17 @@ def _newest_first(lines: list[bytes]) -> Iterator[dict[str, Any]]:
 Finder = Callable[[list[bytes]], "TurnLog | None"]
 
 
-def _read(path: str | os.PathLike[str] | None, needle: bytes, find: Finder) -> TurnLog | None:
+def _read(
+    path: str | os.PathLike[str] | None, needle: bytes, find: Finder, most: int | None = None
+) -> TurnLog | None:
     """`find(lines)` over ever larger tails until it finds the turn (or the whole file or
-    the largest window was read). A window without `needle` (the bytes the turn's first
-    line must hold) cannot hold the turn's start and is not parsed at all."""
+    the largest window, at most `most` bytes, was read). A window without `needle` (the
+    bytes the turn's first line must hold) cannot hold the turn's start and is not parsed
+    at all."""
     if not path:
         return None
-    for limit in TAIL_STEPS:
+    steps = [n for n in TAIL_STEPS if most is None or n <= most] or [most or TAIL_STEPS[0]]
+    for limit in steps:
         got = tail(path, limit)
         if got is None:
             return None
@@ -175,10 +179,13 @@ def _parts_text(content: Any, kinds: tuple[str, ...] = ("input_text", "output_te
 # --- Codex CLI ------------------------------------------------------------------------------
 
 
-def codex_turn(path: str | os.PathLike[str] | None, turn_id: str | None = None) -> TurnLog | None:
-    """The turn `turn_id` (default: the last turn) of the Codex rollout at `path`."""
+def codex_turn(
+    path: str | os.PathLike[str] | None, turn_id: str | None = None, *, most: int | None = None
+) -> TurnLog | None:
+    """The turn `turn_id` (default: the last turn) of the Codex rollout at `path`, looked
+    for in at most the last `most` bytes (default: the largest of `TAIL_STEPS`)."""
     needle = (turn_id or "task_started").encode("utf-8", "replace")
-    return _read(path, needle, lambda lines: _codex(_codex_since_start(lines, turn_id)))
+    return _read(path, needle, lambda lines: _codex(_codex_since_start(lines, turn_id)), most)
 
 
 def _codex_since_start(lines: list[bytes], turn_id: str | None) -> list[dict[str, Any]]:

@@ -42,10 +42,15 @@ def normalise(data: dict[str, Any]) -> Hook | None:
     """The `Hook` of one Codex hook payload; None to ignore it."""
     if claude_code.event_name(data) != "Stop":
         return claude_code.normalise(data, agent=NAME, job_keys=("turn_id",))
-    from coachloop.transcript_agents import codex_turn
+    from coachloop.transcript_agents import TAIL_STEPS, codex_turn
 
-    turn = codex_turn(p.path_field(data, "transcript_path"), p.identifier(data, "turn_id"))
     text = p.string(data, "last_assistant_message")
+    # The prompt only matters when no prompt hook ran: a small window is enough for it
+    # (a stop must stay cheap); an empty stop looks further back for what was said.
+    most = TAIL_STEPS[0] if text is not None else None
+    turn = codex_turn(
+        p.path_field(data, "transcript_path"), p.identifier(data, "turn_id"), most=most
+    )
     if text is None:
         text = (turn.last_text if turn else None) or ""
     hook = claude_code.normalise(
