@@ -114,9 +114,10 @@ class Caps:
 class SQLiteData:
     """`DashboardData` over a SQLite store file (see the module docstring)."""
 
-    def __init__(self, path: Path, redact: Redactor) -> None:
+    def __init__(self, path: Path, redact: Redactor, owner: StoreBase | None = None) -> None:
         self.path = path
         self.redact = redact
+        self.owner = owner
         self.caps = Caps()
         self.tallies = Tallies()
 
@@ -292,7 +293,9 @@ class SQLiteData:
             return self.tallies.counts(db, days)
 
     def close(self) -> None:
-        """Nothing stays open between calls."""
+        """Close the store this was opened from (queries hold no connection between calls)."""
+        if self.owner is not None:
+            self.owner.close()
 
 
 def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionHeader:
@@ -316,14 +319,13 @@ def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionH
 
 
 def open_data(store: StoreBase, secrets: Sequence[str] = ()) -> DashboardData:
-    """The `DashboardData` for `store` (an opened store: its migrations have run)."""
+    """The `DashboardData` for `store` (an opened store: its migrations have run), which
+    it owns from now on (`close()` closes it). `secrets` are hidden wherever they appear."""
     redact = Redactor(secrets)
     from coachloop.store.sqlite import SQLiteStore
 
-    if isinstance(store, SQLiteStore):
-        path = store.path
-        store.close()  # the dashboard reads through its own read-only connections
-        return SQLiteData(path, redact)
+    if isinstance(store, SQLiteStore):  # read through its own read-only connections
+        return SQLiteData(store.path, redact, owner=store)
     from coachloop.dashboard.generic import StoreData
 
     return StoreData(store, redact)
