@@ -117,62 +117,65 @@ def fill(
     seed: int = 7,
 ) -> float:
     """Write `sessions` sessions holding `events` events in all (spread over the last
-    `days` days) into the SQLite store at `path`; returns the seconds it took."""
+    `days` days) into the SQLite store at `path`; returns the seconds it took. Event ids
+    follow time, as a real store's commit order does: sessions interleave in the table."""
     started = time.perf_counter()
     SQLiteStore(path).close()  # the schema, through the store's migrations
     rng = random.Random(seed)
     now = time.time()
+    per = (events - long_stops) // max(sessions - 1, 1)
+    extra = (events - long_stops) - per * (sessions - 1)
+    plans = []
+    for n in range(sessions):
+        count = long_stops if n == 0 else per + (1 if n <= extra else 0)
+        t0 = now - days * 86_400 * rng.random()
+        span = min(rng.uniform(600, 86_400 * 3), now - t0)
+        plans.append((LONG_ID if n == 0 else f"bench-{n:05d}", count, t0, span))
+    streams = [
+        _events(random.Random(seed * 100_003 + n), sid, count, t0, span, stops_only=n == 0)
+        for n, (sid, count, t0, span) in enumerate(plans)
+    ]
+    order = sorted(
+        (t0 + k * span / max(count, 1), n)
+        for n, (_, count, t0, span) in enumerate(plans)
+        for k in range(count)
+    )
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = OFF")
     db.execute("BEGIN")
-    per = (events - long_stops) // max(sessions - 1, 1)
-    extra = (events - long_stops) - per * (sessions - 1)
-    session_rows = []
     event_rows: list[tuple[Any, ...]] = []
     outbox_rows: list[tuple[Any, ...]] = []
-    next_id = 1
-    for n in range(sessions):
-        sid = LONG_ID if n == 0 else f"bench-{n:05d}"
-        count = long_stops if n == 0 else per + (1 if n <= extra else 0)
-        t0 = now - days * 86_400 * rng.random()
-        span = min(rng.uniform(600, 86_400 * 3), now - t0)
-        last = None
-        for row in _events(rng, sid, count, t0, span, stops_only=n == 0):
-            *cols, rec = row
-            event_rows.append((next_id, *cols, json.dumps(rec)))
-            if rec["decision"] == "deliver":
-                sent = None if rng.random() < 0.05 else rec["ts"] + 1
-                outbox_rows.append((sid, next_id, "deliver", rec["message"], rec["ts"], sent))
-            last = rec
-            next_id += 1
-        agent = AGENTS[n % len(AGENTS)]
-        state = SessionState.new(sid, t0, agent=agent, project=f"/work/project-{n % 40:02d}")
-        status = rng.choice(STATUSES)
-        data = state.to_dict() | {
-            "status": status,
-            "continues": rng.randrange(4),
-            "stops": count,
-            "updated_at": t0 + span,
-            "last_verdict": (last or {}).get("verdict", {}) and last["verdict"]["type"],
-            "flags": ["stale"] if rng.random() < 0.02 else [],
-        }
-        session_rows.append(
-            (
-                sid,
-                data["project"],
-                agent,
-                status,
-                data["continues"],
-                data["last_verdict"],
-                t0,
-                t0 + span,
-                json.dumps(data),
+    last: dict[int, dict[str, Any]] = {}
+    for next_id, (_, n) in enumerate(order, start=1):
+        *cols, rec = next(streams[n])
+        event_rows.append((next_id, *cols, json.dumps(rec)))
+        if rec["decision"] == "deliver":
+            sent = None if rng.random() < 0.05 else rec["ts"] + 1
+            outbox_rows.append(
+                (rec["session_id"], next_id, "deliver", rec["message"], rec["ts"], sent)
             )
-        )
+        if rec["kind"] == "stop":
+            last[n] = rec
         if len(event_rows) >= 50_000:
             _flush(db, event_rows, outbox_rows)
     _flush(db, event_rows, outbox_rows)
+    session_rows = []
+    for n, (sid, count, t0, span) in enumerate(plans):
+        agent = AGENTS[n % len(AGENTS)]
+        state = SessionState.new(sid, t0, agent=agent, project=f"/work/project-{n % 40:02d}")
+        verdict = last.get(n, {}).get("verdict") or {}
+        data = state.to_dict() | {
+            "status": rng.choice(STATUSES),
+            "continues": rng.randrange(4),
+            "stops": count,
+            "updated_at": t0 + span,
+            "last_verdict": verdict.get("type"),
+            "flags": ["stale"] if rng.random() < 0.02 else [],
+        }
+        columns = ("project", "agent", "status", "continues", "last_verdict")
+        row = [sid, *(data[c] for c in columns), t0, t0 + span, json.dumps(data)]
+        session_rows.append(tuple(row))
     db.executemany(
         "INSERT INTO sessions (session_id, project, agent, status, continues, last_verdict,"
         " created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)",

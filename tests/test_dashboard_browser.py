@@ -17,9 +17,11 @@ from pathlib import Path
 import pytest
 
 from coachloop.core.events import StopEvent
+from coachloop.core.verdict import Verdict
 from coachloop.store import open_store
 from dashboard_support import (
     PROJECT_A,
+    PROJECT_B,
     QUESTION,
     TOKEN,
     populate,
@@ -85,6 +87,14 @@ def server(serve_factory: Start, tmp_path: Path) -> Serve:
     try:
         populate(store, time.time() - 60)
         store.record_stop(StopEvent("s-hostile", text=HOSTILE, project=PROJECT_A), QUESTION)
+        crash = StopEvent(
+            "s-crash", text="API Error: 529 overloaded", agent="gemini", project=PROJECT_B
+        )
+        store.record_stop(crash, Verdict("error", 0.95, "the model call failed", "signal"))
+        done = StopEvent("s-done", text=EVIDENCED, agent="codex", project=PROJECT_B)
+        store.record_stop(
+            done, Verdict("completion", 0.92, "finished, with checkable evidence", "rules")
+        )
     finally:
         store.close()
     project = str(tmp_path / "proj")
@@ -98,9 +108,12 @@ def test_the_list_and_a_timeline(server: Serve, browser: object) -> None:
     page = browser.new_page()  # type: ignore[attr-defined]
     page.goto(f"{server.url}/")
     rows = page.locator("#rows tr")
-    assert rows.count() == 5
+    assert rows.count() == 7
     assert rows.first.locator("td.sid").inner_text() == "hooked"
-    assert page.locator("#total").inner_text() == "5"
+    assert page.locator("#total").inner_text() == "7"
+    crashed = page.locator("tr", has=page.locator("a", has_text="s-crash"))
+    assert crashed.locator(".badge.status").inner_text() == "failed"
+    assert "gemini" in crashed.inner_text()
     capped = page.locator("tr", has=page.locator("a", has_text="s-cap"))
     assert capped.locator(".badge.status").inner_text() == "capped"
     assert capped.locator("td.num").first.inner_text() == "3/3"
@@ -175,10 +188,13 @@ def test_the_filter(server: Serve, browser: object) -> None:
     page.select_option("select[name=agent]", "codex")
     page.select_option("select[name=status]", "")
     page.click("button[type=submit]")
+    assert page.locator("#rows td.sid").all_inner_texts() == ["s-done", "s-work"]
+    page.select_option("select[name=project]", PROJECT_A)
+    page.click("button[type=submit]")
     assert page.locator("#rows td.sid").all_inner_texts() == ["s-work"]
     shot(page, "filtered")
     page.click("text=clear")
-    assert page.locator("#rows tr").count() == 5
+    assert page.locator("#rows tr").count() == 7
 
 
 def test_the_token_gate_in_the_browser(serve_factory: Start, browser: object) -> None:

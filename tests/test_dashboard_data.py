@@ -158,3 +158,17 @@ def test_the_list_page_and_its_links(store: StoreBase) -> None:
     assert "Done?" in html(get(dash, "/session/odd%20id%2Fwith%3Fchars"))
     assert get(dash, "/session/none").status == 404
     assert "stops per day" in html(get(dash, "/stats?days=7")).lower()
+
+
+def test_snapshots_are_linked_and_shown_redacted(store: StoreBase) -> None:
+    from coachloop import snapshots
+
+    populate(store, time.time())
+    path = snapshots.save("s-ask", "deliver", {"text": "Which database?", "env": f"KEY={TOKEN}"})
+    dash = in_process(store, TOKEN)
+    auth = {"Authorization": f"Bearer {TOKEN}"}
+    timeline = html(get(dash, "/session/s-ask", **auth))
+    assert f'href="/session/s-ask/snapshot/{path.name}"' in timeline
+    shown = html(get(dash, f"/session/s-ask/snapshot/{path.name}", **auth))
+    assert "Which database?" in shown and TOKEN not in shown and "[REDACTED]" in shown
+    assert get(dash, "/session/s-ask/snapshot/..%2F..%2Fconfig.toml", **auth).status == 404

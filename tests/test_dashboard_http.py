@@ -10,6 +10,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -196,3 +197,23 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
     finally:
         if pid is not None:
             os.kill(pid, signal.SIGTERM)
+
+
+def test_the_hook_path_never_imports_the_dashboard(tmp_path: Path) -> None:
+    code = (
+        "import json, sys\n"
+        "import coachloop.server, coachloop.server.daemon, coachloop.agents.client\n"
+        "from coachloop.agents.hook import handle\n"
+        f"handle('claude-code', {stop_payload('iso-1', HEDGED, str(tmp_path))!r})\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'jinja2'"
+        " or m.startswith('coachloop.dashboard'))))\n"
+    )
+    env = hook_env(COACHLOOP_HOME=str(tmp_path / "home"), COACHLOOP_STORE=str(tmp_path / "i.db"))
+    out = subprocess.run(
+        [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == []
+    from coachloop.store import open_store
+
+    with open_store(str(tmp_path / "i.db")) as store:
+        assert store.get_session("iso-1").stops == 1  # the hook did run

@@ -26,12 +26,13 @@ from typing import Any
 from urllib.parse import quote, unquote
 
 from jinja2 import Environment, PackageLoader
+from markupsafe import Markup, escape
 
 from coachloop.dashboard import live
 from coachloop.dashboard.auth import Gate
 from coachloop.dashboard.build import dom_id
 from coachloop.dashboard.data import DashboardData
-from coachloop.dashboard.views import DISPLAY_STATUSES, STATUS_LABELS, Filters
+from coachloop.dashboard.views import DISPLAY_STATUSES, STATUS_LABELS, Filters, Folded
 from coachloop.dashboard.web import Request, Response, local_path, redirect, text
 from coachloop.store import StoreError, UnknownSession
 
@@ -59,6 +60,17 @@ def _when(ts: float | None) -> str:
     return "-" if not ts else time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(ts))
 
 
+def _folded(f: Folded, href: str) -> Markup:
+    """A folded text: its head, a note with a link to the whole record, its tail."""
+    out = f'<pre class="text">{escape(f.head)}</pre>'
+    if f.folded:
+        out += (
+            f'<p class="fold">… {f.hidden} characters folded … <a href="{escape(href)}">'
+            f'show all</a></p><pre class="text">{escape(f.tail)}</pre>'
+        )
+    return Markup(out)
+
+
 def environment() -> Environment:
     """The Jinja2 environment of the dashboard's templates (autoescaping everything)."""
     env = Environment(
@@ -70,6 +82,7 @@ def environment() -> Environment:
     env.filters["ago"] = _ago
     env.filters["when"] = _when
     env.filters["q"] = lambda s: quote(str(s), safe="")
+    env.filters["folded"] = _folded
     env.globals.update(
         dom_id=dom_id, statuses=DISPLAY_STATUSES, status_labels=STATUS_LABELS, live_rows=LIVE_ROWS
     )

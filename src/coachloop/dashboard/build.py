@@ -8,6 +8,7 @@ reaches a template without passing through it.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -35,21 +36,28 @@ _EVIDENCE_LABELS = (
     ("failures", "failures"),
 )
 MIN_SECRET_CHARS = 8  # a shorter "secret" would redact ordinary words
+CACHE_ENTRIES = 4096  # coaching texts, reasons and delivered copies of a message repeat
+CACHE_MAX_CHARS = 4096  # so the cache holds at most ~16 MB
 
 
 class Redactor:
-    """`redact_text` plus literal `secrets` (each replaced wherever it appears)."""
+    """`redact_text` plus literal `secrets` (each replaced wherever it appears). Results
+    for short texts are remembered (same text, same result)."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self.secrets = tuple(s for s in secrets if len(s) >= MIN_SECRET_CHARS)
+        self._cached = functools.lru_cache(maxsize=CACHE_ENTRIES)(self._redact)
 
-    def __call__(self, text: str | None) -> str:
-        if not text:
-            return ""
+    def _redact(self, text: str) -> str:
         for secret in self.secrets:
             if secret in text:
                 text = text.replace(secret, REDACTED)
         return redact_text(text)
+
+    def __call__(self, text: str | None) -> str:
+        if not text:
+            return ""
+        return self._cached(text) if len(text) <= CACHE_MAX_CHARS else self._redact(text)
 
 
 def dom_id(session_id: str) -> str:

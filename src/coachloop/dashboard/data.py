@@ -51,10 +51,12 @@ _CAPPED = (
     "coalesce((SELECT e.why FROM events e WHERE e.session_id = s.session_id"
     f" AND +e.kind = 'stop' ORDER BY e.id DESC LIMIT 1), '') LIKE '{CAP_WHY}%'"
 )
+# A capped delivery is a "status" verdict (the only type that continues) delivered at the
+# cap, so only waiting sessions whose last verdict is "status" need their last stop read.
 _STATUS_SQL = {
     "working": "s.status = 'running'",
-    "waiting": f"s.status = 'waiting' AND NOT {_CAPPED}",
-    "capped": f"s.status = 'waiting' AND {_CAPPED}",
+    "waiting": f"s.status = 'waiting' AND (s.last_verdict IS NOT 'status' OR NOT {_CAPPED})",
+    "capped": f"s.status = 'waiting' AND s.last_verdict = 'status' AND {_CAPPED}",
 }
 
 

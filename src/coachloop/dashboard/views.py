@@ -176,6 +176,11 @@ class TimelineItem:
     notices: tuple[str, ...] = ()
     deliveries: tuple[Delivery, ...] = ()
 
+    @property
+    def outcome_class(self) -> str:
+        """The outcome as a CSS class name ("sent back" -> "sent-back")."""
+        return (self.outcome or "").replace(" ", "-")
+
 
 @dataclass(frozen=True, slots=True)
 class SessionHeader:
