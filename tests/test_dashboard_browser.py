@@ -118,7 +118,9 @@ def test_the_list_and_a_timeline(server: Serve, browser: object) -> None:
     assert capped.locator(".badge.status").inner_text() == "capped"
     assert capped.locator("td.num").first.inner_text() == "3/3"
     page.wait_for_selector("body[data-live=on]", timeout=WAIT_MS)
+    page.set_viewport_size({"width": 1360, "height": 430})
     shot(page, "sessions")
+    page.set_viewport_size({"width": 1360, "height": 860})
     page.click("text=hooked")
     page.wait_for_url(re.compile(r"/session/hooked$"))
     items = page.locator("#items > li")

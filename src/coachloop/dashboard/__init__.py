@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from coachloop.dashboard.app import Dashboard
-    from coachloop.dashboard.web import Request, Response
 
 INSTALL_HINT = "the dashboard needs Jinja2: pip install 'coachloop[dashboard]'"
 
@@ -51,10 +50,3 @@ def make_dashboard(
         return open_data(open_store(store), [token] if token else [])
 
     return Dashboard(data, Gate(token, port, host), streams=Streams(poll=poll), touch=touch)
-
-
-def unavailable(request: Request) -> Response:
-    """The answer at every dashboard path when Jinja2 is not installed."""
-    from coachloop.dashboard.web import text
-
-    return text(501, INSTALL_HINT)

@@ -141,6 +141,16 @@ class Dashboard:
 
     # --- entry --------------------------------------------------------------------------
 
+    @staticmethod
+    def serves(path: str) -> bool:
+        """True for the dashboard's own paths (the server answers others itself)."""
+        path = path.split("?", 1)[0]
+        return (
+            path in ("/", "/events", "/stats", "/login", "/logout")
+            or path.startswith("/static/")
+            or _SESSION.match(path) is not None
+        )
+
     def handle(self, request: Request) -> Response:
         """Answer one request; never raises (a failing store is a 503 page)."""
         if self.touch is not None:

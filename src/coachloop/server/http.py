@@ -5,8 +5,9 @@
            (`{"decision": "block", "reason": ...}` to continue; empty to let it stop).
            Content-Type application/json; `X-Coachloop-Exit` carries the exit code.
     GET /health -> 200 {"ok": true, "pid": ..., "served": ..., "in_flight": ...}
-    GET / and every other path, POST /login -> the dashboard (`coachloop.dashboard`),
-        built when the server starts (unless `dashboard=False`) and imported only then.
+    GET /, /session/..., /stats, /events, /static/..., /login, POST /login -> the dashboard
+        (`coachloop.dashboard`), built when the server starts (unless `dashboard=False`)
+        and imported only then.
 
 Claude Code reads a 2xx response's JSON body like a command hook's stdout; a non-2xx
 answer, a timeout or a refused connection never blocks the agent. So any payload on a
@@ -111,7 +112,7 @@ class HookHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         agent = route(self.path)
         if agent is None:
-            if self.path.split("?", 1)[0] == "/login":
+            if self.path.split("?", 1)[0] == "/login" and self._dashboard_path():
                 self._dashboard("POST")
             else:
                 self._respond(404, b'{"error": "not found"}', close=True)
@@ -141,8 +142,10 @@ class HookHandler(BaseHTTPRequestHandler):
             self._respond(200, json.dumps(health).encode())
         elif route(self.path) is not None:
             self._respond(405, b'{"error": "use POST"}', close=True, allow="POST")
-        else:
+        elif self._dashboard_path():
             self._dashboard("GET")
+        else:
+            self._respond(404, b'{"error": "not found"}', close=True)
 
     def do_PUT(self) -> None:
         self._not_allowed()
@@ -204,12 +207,20 @@ class HookHandler(BaseHTTPRequestHandler):
             chunks.append(chunk)
             self.rfile.readline(1024)  # the CRLF after the chunk
 
+    def _dashboard_path(self) -> bool:
+        """True for a dashboard path on a server with a dashboard (or one that would have
+        one, but lacks Jinja2: it answers with the install hint)."""
+        app = self.server.dashboard
+        if app is None:
+            return bool(self.server.dashboard_error) and self.path.split("?", 1)[0] == "/"
+        return app.serves(self.path)
+
     def _dashboard(self, method: str) -> None:
         """Hand the request to the dashboard and write its answer (or its event stream)."""
         app = self.server.dashboard
-        if app is None:
-            error = self.server.dashboard_error or "not found"
-            self._respond(404, json.dumps({"error": error}).encode(), close=True)
+        if app is None:  # Jinja2 is missing: say how to get the dashboard
+            error = json.dumps({"error": self.server.dashboard_error}).encode()
+            self._respond(501, error, close=True)
             return
         from coachloop.dashboard.web import Request
 
