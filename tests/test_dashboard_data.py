@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +15,7 @@ from coachloop.core.events import StopEvent
 from coachloop.dashboard.app import Dashboard
 from coachloop.dashboard.data import DashboardData, open_data
 from coachloop.dashboard.views import Filters
+from coachloop.dashboard.web import Request
 from coachloop.store import StoreBase, UnknownSession
 from dashboard_support import (
     PROJECT_A,
@@ -172,3 +174,22 @@ def test_snapshots_are_linked_and_shown_redacted(store: StoreBase) -> None:
     shown = html(get(dash, f"/session/s-ask/snapshot/{path.name}", **auth))
     assert "Which database?" in shown and TOKEN not in shown and "[REDACTED]" in shown
     assert get(dash, "/session/s-ask/snapshot/..%2F..%2Fconfig.toml", **auth).status == 404
+
+
+def test_a_store_that_cannot_be_read_is_a_page_not_a_crash(tmp_path: Path) -> None:
+    from coachloop.dashboard import make_dashboard
+
+    bogus = tmp_path / "notes.db"
+    bogus.write_text("my notes, not a database\n")
+    dash = make_dashboard(token=None, port=8787, host="127.0.0.1", store=str(bogus))
+    response = get(dash, "/")
+    assert response.status == 503 and b"not a SQLite database" in response.body
+    assert bogus.read_text() == "my notes, not a database\n"
+
+    def broken() -> DashboardData:
+        raise RuntimeError("a bug")
+
+    assert (
+        Dashboard(broken, dash.gate).handle(Request.parse("GET", "/", {"Host": "127.0.0.1"})).status
+        == 500
+    )

@@ -175,6 +175,9 @@ class Dashboard:
         except StoreError as exc:
             log.warning("dashboard: %s", exc)
             return self.page("error.html", 503, message=f"the store cannot be read: {exc}")
+        except Exception:  # a bug must not take the server's thread down silently
+            log.exception("dashboard: %s %s failed", request.method, request.path)
+            return text(500, "internal error (see the server's log)")
 
     def _route(self, request: Request) -> Response:
         if request.method != "GET":
