@@ -7,7 +7,8 @@ existing file), then times `Dashboard.handle()` in this process (SQL, building, 
 and Jinja2 rendering: everything the server does for a page but the socket write) for the
 sessions list, filtered and deep pages, a timeline of a 1,000-stop session (its first page
 of 100, and all 1,000 on one page), the counts page, and one live-stream poll. Prints
-the median and the slowest of `--runs` runs per page against the 300 ms target.
+the first run (cold caches: the redaction cache, SQLite's own), the median and the slowest
+of `--runs` runs per page against the 300 ms target (judged on the median).
 """
 
 from __future__ import annotations
@@ -81,14 +82,18 @@ def main() -> None:
 
     dash = make_dashboard(token=None, port=8787, host="127.0.0.1", store=str(path))
     timed(dash, "/stats")  # waits for the background warm-up: pages are timed alone
-    print(f"\n{'page':<40} {'median':>8} {'slowest':>8} {'size':>9}  target {TARGET_MS:.0f} ms")
+    head = f"{'page':<40} {'first':>8} {'median':>8} {'slowest':>8} {'size':>9}"
+    print(f"\n{head}  target {TARGET_MS:.0f} ms")
     for label, target in PAGES:
         runs = [timed(dash, target) for _ in range(args.runs)]
         times = [t for t, _ in runs]
         median = statistics.median(times)
         verdict = "ok" if median < TARGET_MS else "OVER"
         size = runs[0][1] / 1024
-        print(f"{label:<40} {median:7.0f}ms {max(times):7.0f}ms {size:7.0f}KiB  {verdict}")
+        print(
+            f"{label:<40} {times[0]:7.0f}ms {median:7.0f}ms {max(times):7.0f}ms {size:7.0f}KiB"
+            f"  {verdict}"
+        )
     data = dash.data
     mark = data.mark()
     polls = []
@@ -96,7 +101,8 @@ def main() -> None:
         started = time.perf_counter()
         data.changed(mark, 500)
         polls.append((time.perf_counter() - started) * 1000)
-    print(f"{'live poll, nothing new':<40} {statistics.median(polls):7.2f}ms {max(polls):7.2f}ms")
+    label = "live poll, nothing new"
+    print(f"{label:<40} {polls[0]:7.2f}ms {statistics.median(polls):7.2f}ms {max(polls):7.2f}ms")
     dash.close()
     if folder is not None:
         folder.cleanup()
