@@ -19,9 +19,16 @@ from coachloop.duel.orchestrator import DuelConfig, run_duel
 from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer
 from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.replies import Reply, Step
-from duel_support import TWO_TURN_PLAYER, fast_pytest, make_project, write_player
+from duel_support import (
+    BUGGY,
+    CALC_TESTS,
+    TWO_TURN_PLAYER,
+    cheat_project,
+    fast_pytest,
+    make_project,
+    write_player,
+)
 
-BUGGY = "def add(a, b):\n    return a - b\n"
 TEST = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
 
 
@@ -37,6 +44,7 @@ def _conversation(body: dict[str, Any]) -> str:
 def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
     project = make_project(tmp_path)
     root = project / ".coachloop" / "duel" / "CC"
+    workspace = root / "workspace"  # the player works in the duel's copy of the project
 
     def report(turn: int, files: list[str]) -> Reply:
         path = root / "coordination" / "player" / f"turn_{turn}" / "report.json"
@@ -61,8 +69,8 @@ def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
 
     script: list[Step] = [
         tool_use("Bash", {"command": "mkdir -p tests", "description": "tests folder"}),
-        tool_use("Write", {"file_path": str(project / "calc.py"), "content": BUGGY}),
-        tool_use("Write", {"file_path": str(project / "tests/test_calc.py"), "content": TEST}),
+        tool_use("Write", {"file_path": str(workspace / "calc.py"), "content": BUGGY}),
+        tool_use("Write", {"file_path": str(workspace / "tests/test_calc.py"), "content": TEST}),
         report(1, ["calc.py", "tests/test_calc.py"]),
         text("Done: add() is implemented and all tests pass."),
         fix_if_told,
@@ -86,7 +94,9 @@ def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
     assert first.decision.items[0].location == "tests/test_calc.py::test_add"
     assert first.evidence.report is not None and first.evidence.report["tests_passing"] is True
     assert second.decision.decision == "approve"
+    # The approved work is applied to the project.
     assert (project / "calc.py").read_text() == "def add(a, b):\n    return a + b\n"
+    assert set(result.applied) == {"calc.py", "tests/test_calc.py"}
     # A fresh session each turn, with tokens and cost reported.
     assert first.player.session_id and second.player.session_id
     assert first.player.session_id != second.player.session_id
@@ -102,18 +112,20 @@ def test_claude_code_as_a_read_only_coach(tmp_path: Path) -> None:
     player = CommandPlayer(write_player(tmp_path, TWO_TURN_PLAYER))
     tools = f"{shlex.quote(sys.executable)} -m coachloop.duel.tools"
     approve = {"decision": "approve", "rationale": "Looks right.", "items": [], "severity": "minor"}
-    intruder = project / "coach_was_here.txt"
+    workspace = project / ".coachloop" / "duel" / "RC" / "workspace"  # where the coach reviews
+    intruder = workspace / "coach_was_here.txt"
 
     def approve_after_seeing_failure(body: dict[str, Any]) -> Reply:
         seen = _conversation(body)
-        assert "FAILED tests/test_calc.py::test_add" in seen  # the coach tool really ran
+        # the coach tool really ran on the workspace (only the tool prints this line)
+        assert "Runner's report: 1 failed (failed)" in seen
         return text(json.dumps(approve))
 
     script: list[Step] = [
         tool_use(
             "Bash",
             {
-                "command": f"{tools} run_all_tests --project {project}",
+                "command": f"{tools} run_all_tests --project {workspace}",
                 "description": "run the tests",
             },
         ),
@@ -139,3 +151,61 @@ def test_claude_code_as_a_read_only_coach(tmp_path: Path) -> None:
     assert first.decision.decision == "feedback" and first.decision.overrides
     assert second.decision.decision == "approve" and result.outcome == "approved"
     assert first.coach_reply is not None and first.coach_reply.cost_usd is not None
+
+
+CC_CHEATS = {
+    # a deleted test: the file rewritten without `test_add`
+    "deleted": (
+        "tests/test_calc.py",
+        CALC_TESTS.replace("def test_add():\n    assert add(2, 3) == 5\n\n\n", ""),
+        "`test_add` was removed from `tests/test_calc.py`",
+    ),
+    # a fake summary: a pytest.py that prints "12 passed" and exits 0
+    "fake_summary": (
+        "pytest.py",
+        "print('=' * 20 + ' 12 passed in 0.01s ' + '=' * 20)\nraise SystemExit(0)\n",
+        "`pytest.py` was added: it stands in for the test runner",
+    ),
+}
+
+
+@pytest.mark.parametrize("cheat", sorted(CC_CHEATS))
+def test_claude_code_cheats_are_sent_back(tmp_path: Path, cheat: str) -> None:
+    project = cheat_project(tmp_path)
+    root = project / ".coachloop" / "duel" / "CH"
+    path, content, named = CC_CHEATS[cheat]
+    report = {
+        "task_id": "CH",
+        "turn": 1,
+        "files_modified": [path],
+        "tests_written": [],
+        "tests_passing": True,
+        "implementation_notes": "Fixed; 12 passed.",
+    }
+    script: list[Step] = [
+        tool_use("Write", {"file_path": str(root / "workspace" / path), "content": content}),
+        tool_use(
+            "Write",
+            {
+                "file_path": str(root / "coordination/player/turn_1/report.json"),
+                "content": json.dumps(report),
+            },
+        ),
+        text("Done: 12 passed."),
+    ]
+    home = tmp_path / "home"
+    home.mkdir()
+    with ScriptedModel(script, side_call="Title") as model:
+        player = ClaudeCodePlayer(env=offline_env(model.base_url, home), timeout=120)
+        config = DuelConfig(
+            project, project / "REQUIREMENTS.md", task_id="CH", max_turns=1, coverage=False
+        )
+        result = run_duel(config, player, RulesCoach())
+        assert model.remaining == 0
+    turn = result.turns[0]
+    assert (root / "workspace" / path).read_text() == content  # Claude Code really wrote it
+    assert turn.decision.decision == "feedback" and result.outcome == "max_turns"
+    issues = [i.issue for i in turn.decision.items]
+    assert any(named in issue for issue in issues), issues
+    assert any("`test_add` failed before the duel and still fails" in i for i in issues), issues
+    assert result.applied == () and (project / "calc.py").read_text() == BUGGY

@@ -69,6 +69,18 @@ def test_command_player_rejected_then_approved_through_the_cli(
     assert (root / "coordination" / "player" / "turn_1" / "report.json").is_file()
     on_disk = json.loads((root / "duel.json").read_text())
     assert on_disk["outcome"] == "approved" and len(on_disk["turns"]) == 2
+    # the player worked in the duel's workspace; the approved work was applied back
+    assert on_disk["workspace"] == str(root / "workspace")
+    assert on_disk["applied"] == ["calc.py", "tests/test_calc.py"] and on_disk["conflicts"] == []
+    assert (project / "calc.py").read_text() == GOOD_CODE
+    assert on_disk["baseline"] == {
+        "status": "no_tests",
+        "tests": 0,
+        "failing": [],
+        "seconds": on_disk["baseline"]["seconds"],
+    }
+    assert on_disk["turns"][0]["evidence"]["integrity"] == []
+    assert on_disk["turns"][0]["evidence"]["reach"] == []
     turn1 = on_disk["turns"][0]
     assert turn1["claims"]["tests_passing"] is True
     assert turn1["evidence"]["tests"]["status"] == "failed"

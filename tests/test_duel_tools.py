@@ -206,3 +206,100 @@ def test_the_tools_command_line(tmp_path: Path) -> None:
         check=False,
     )
     assert diff.returncode == 0 and "+    return a + b" in diff.stdout
+
+
+OUTCOMES = """\
+import pytest
+
+
+class TestCalc:
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_param(self, n):
+        assert n in (1, 2)
+
+
+def test_fails():
+    assert 1 == 2
+
+
+@pytest.mark.xfail
+def test_known():
+    assert False
+
+
+@pytest.mark.skip(reason="later")
+def test_later():
+    pass
+"""
+
+
+def test_per_test_outcomes_come_from_the_runners_report(tmp_path: Path) -> None:
+    project = make_project(tmp_path, files={"tests/test_outcomes.py": OUTCOMES})
+    (project / "pytest.py").write_text("print('99 passed')\nraise SystemExit(0)\n")  # ignored
+    result = CoachTools(project).run_all_tests()
+    assert result.data["status"] == "failed"
+    assert result.data["outcomes"] == {
+        "tests/test_outcomes.py::TestCalc::test_param[1]": "passed",
+        "tests/test_outcomes.py::TestCalc::test_param[2]": "passed",
+        "tests/test_outcomes.py::test_fails": "failed",
+        "tests/test_outcomes.py::test_known": "xfailed",
+        "tests/test_outcomes.py::test_later": "skipped",
+    }
+    assert result.data["collected"] == list(result.data["outcomes"])
+    assert "Runner's report: 2 passed, 1 failed, 1 skipped, 1 xfailed (failed)" in result.text
+
+
+def test_collected_tests_that_never_ran_are_incomplete(tmp_path: Path) -> None:
+    conftest = "def pytest_runtestloop(session):\n    return True  # runs nothing\n"
+    project = make_project(
+        tmp_path, files={"conftest.py": conftest, "tests/test_ok.py": "def test_ok():\n    pass\n"}
+    )
+    result = CoachTools(project).run_all_tests()
+    assert result.data["status"] == "incomplete" and not result.ok
+    assert "1 test(s) were collected but 1 did not run" in result.data["note"]
+
+
+def test_a_runner_without_a_report_is_not_a_pass(tmp_path: Path) -> None:
+    script = tmp_path / "t.py"
+    script.write_text("print('12 passed')\n")
+    silent = CoachTools(tmp_path, test_command=testcmd.from_string(f"{PY} {script}"))
+    result = silent.run_all_tests()
+    assert result.data["status"] == "not_run" and result.data["exit_code"] == 0
+    assert "cannot be verified" in result.data["note"]
+    junit = (
+        '<testsuite><testcase classname="calc" name="adds"/>'
+        '<testcase classname="calc" name="subs"><failure message="1 != 2"/></testcase>'
+        "</testsuite>"
+    )
+    script.write_text(f"import pathlib\npathlib.Path('out/r.xml').write_text({junit!r})\n")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "r.xml").write_text("<stale/>")  # deleted before every run
+    reporting = testcmd.from_string(f"{PY} {script}", report="out/r.xml")
+    ran = CoachTools(tmp_path, test_command=reporting).run_all_tests()
+    assert ran.data["status"] == "failed"
+    assert ran.data["outcomes"] == {"calc::adds": "passed", "calc::subs": "failed"}
+    assert ran.data["failing"] == [["calc::subs", "1 != 2"]]
+
+
+def test_the_runner_round_trips_through_the_tools_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import shlex
+
+    for argv, runner in (
+        ((PY, "-m", "pytest", "-q"), "pytest"),
+        (("/x/node_modules/vitest/vitest.mjs", "run"), "vitest"),
+        (("/x/node_modules/jest/bin/jest.js",), "jest"),
+    ):
+        again = testcmd.from_string(shlex.join(argv))
+        assert again.runner == runner and again.argv == argv and again.runner_args in ((), ("-q",))
+    # The person's own PYTHONPATH (never the player's) reaches the isolated interpreter.
+    project = make_project(
+        tmp_path,
+        files={
+            "lib/calc.py": "X = 1\n",
+            "tests/test_x.py": "from calc import X\n\n\ndef test_x():\n    assert X == 1\n",
+        },
+    )
+    monkeypatch.setenv("PYTHONPATH", str(project / "lib"))
+    assert CoachTools(project).run_all_tests().data["status"] == "passed"

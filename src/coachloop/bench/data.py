@@ -52,6 +52,9 @@ class BenchRow:
     expected: str | None = None
     gold_route: Route = "deliver"
     rejected: bool = False
+    source: str | None = None
+    agent: str | None = None
+    lang: str | None = None
 
     @property
     def gold(self) -> str:
@@ -83,6 +86,9 @@ def _row(data: dict[str, Any], where: str, default_id: str) -> BenchRow:
         error=_opt_str(data, "error", where),
     )
     row_id = str(data["id"]) if data.get("id") is not None else default_id
+    source = _opt_str(data, "source", where)
+    agent = _opt_str(data, "agent", where)
+    lang = _opt_str(data, "lang", where)
     kind, expected = data.get("type"), data.get("expected")
     if kind is not None:
         if kind not in MESSAGE_TYPES:
@@ -97,12 +103,23 @@ def _row(data: dict[str, Any], where: str, default_id: str) -> BenchRow:
             gold_type=gold,
             gold_route=cast(Route, route),
             rejected=data.get("rejected_completion") is True,
+            source=source,
+            agent=agent,
+            lang=lang,
         )
     if expected is not None:
         if expected != _NOT_STATUS and expected not in MESSAGE_TYPES:
             raise BenchDataError(f"{where}: unknown expected label {expected!r}")
         route = "deliver" if expected == _NOT_STATUS else route_for(cast(MessageType, expected))
-        return BenchRow(id=row_id, item=item, expected=expected, gold_route=route)
+        return BenchRow(
+            id=row_id,
+            item=item,
+            expected=expected,
+            gold_route=route,
+            source=source,
+            agent=agent,
+            lang=lang,
+        )
     raise BenchDataError(f"{where}: a row needs 'type' or 'expected'")
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from coachloop.bench import metrics
 from coachloop.bench.data import BenchRow, load_rows
+from coachloop.bench.groups import agent_name, breakdown, language
 from coachloop.core.verdict import MESSAGE_TYPES
 from coachloop.judge.base import Judge
 
@@ -68,6 +69,8 @@ class FileReport:
     misjudged: list[str] = field(default_factory=list)
     misses: list[Miss] = field(default_factory=list)
     sources: dict[str, int] = field(default_factory=dict)  # verdict source -> rows
+    by_agent: dict[str, dict[str, float | int | None]] = field(default_factory=dict)
+    by_language: dict[str, dict[str, float | int | None]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict: `confusion[i][j]` counts gold `labels[i]` predicted `labels[j]`."""
@@ -101,6 +104,7 @@ def run_rows(name: str, rows: Sequence[BenchRow], judge: Judge) -> FileReport:
         sources[verdict.source] += 1
 
     lab = [(r, p) for r, p in zip(rows, predicted, strict=True) if r.gold_type is not None]
+    lab_rows = [r for r, _ in lab]
     peer = [(r, p) for r, p in zip(rows, predicted, strict=True) if r.expected is not None]
     gold_types = [r.gold or "" for r, _ in lab]
     gold_routes = [r.gold_route for r, _ in lab]
@@ -108,12 +112,14 @@ def run_rows(name: str, rows: Sequence[BenchRow], judge: Judge) -> FileReport:
     pred_types = [p[0] for _, p in lab]
     pred_routes = [p[1] for _, p in lab]
 
+    # Deliverable rows sent back come first: they are the costliest mistake.
     misses = [
         Miss(r.id, r.gold, p[0], r.gold_route, p[1], p[2], p[3], _snippet(r.item.text))
         for r, p in zip(rows, predicted, strict=True)
         if (r.expected is not None and not metrics.agrees(r.expected, p[0]))
         or (r.gold_type is not None and (p[0] != r.gold_type or p[1] != r.gold_route))
     ]
+    misses.sort(key=lambda m: not (m.gold_route == "deliver" and m.predicted_route == "continue"))
     return FileReport(
         name=name,
         n=len(rows),
@@ -131,6 +137,8 @@ def run_rows(name: str, rows: Sequence[BenchRow], judge: Judge) -> FileReport:
         misjudged=[m.id for m in misses],
         misses=misses,
         sources=dict(sorted(sources.items())),
+        by_agent=breakdown(lab_rows, pred_routes, agent_name),
+        by_language=breakdown(lab_rows, pred_routes, language),
     )
 
 

@@ -49,7 +49,11 @@ def _cell(value: object, kind: str) -> str:
 
 
 def _print_reports(
-    console: Console, reports: Sequence[FileReport], judge_name: str, show_misses: bool
+    console: Console,
+    reports: Sequence[FileReport],
+    judge_name: str,
+    show_misses: bool,
+    breakdowns: Sequence[str] = (),
 ) -> None:
     from rich.table import Table
 
@@ -76,10 +80,25 @@ def _print_reports(
             matrix.add_row(label, *(str(count) if count else "." for count in row))
         console.print(matrix)
 
+    for attr in breakdowns:
+        for report in reports:
+            groups = getattr(report, f"by_{attr}")
+            table = Table(title=f"{report.name} by {attr}")
+            for header in (attr, "n", "route acc", "false supp", "rej recall"):
+                table.add_column(header, justify="left" if header == attr else "right")
+            for name, m in groups.items():
+                cells = [
+                    _cell(m[k], "share")
+                    for k in ("route_accuracy", "false_suppression", "rejection_recall")
+                ]
+                table.add_row(name, str(m["n"]), *cells)
+            console.print(table)
+
     if not show_misses:
         return
     for report in reports:
-        misses = Table(title=f"{report.name}: {len(report.misses)} misjudged", show_lines=False)
+        title = f"{report.name}: {len(report.misses)} misjudged (deliverable ones sent back first)"
+        misses = Table(title=title, show_lines=False)
         for header in ("id", "gold", "predicted", "conf", "text (first 100 chars)", "reason"):
             misses.add_column(header, overflow="fold")
         for miss in report.misses:
@@ -119,10 +138,31 @@ def _bench_files(files: Sequence[Path]) -> list[Path]:
     help="The judge to measure (default: the configured one).",
 )
 @click.option("--show-misses", is_flag=True, help="List misjudged rows: id, gold, predicted, text.")
-def bench(
-    files: tuple[Path, ...], json_out: bool, judge_name: str | None, show_misses: bool
+@click.option(
+    "--by",
+    "breakdowns",
+    type=click.Choice(["agent", "language"]),
+    multiple=True,
+    help="Also break the route metrics down per agent or per language.",
+)
+@click.option(
+    "--group-by",
+    type=click.Choice(["source-repo"]),
+    help="Grouped cross-validation of the offline judge's scorer: retrain it with each "
+    "source repository's rows held out and score them (out-of-fold figures).",
+)
+def bench(  # noqa: PLR0917 - click passes every option
+    files: tuple[Path, ...],
+    json_out: bool,
+    judge_name: str | None,
+    show_misses: bool,
+    breakdowns: tuple[str, ...],
+    group_by: str | None,
 ) -> None:
     """Measure the judge on benchmark files (default: the shared benchmark set)."""
+    if group_by:
+        _grouped(files, json_out)
+        return
     from coachloop.bench.data import BenchDataError
     from coachloop.bench.runner import BenchRunError, run_file
     from coachloop.cli.judge_cmd import build_judge, cli_settings
@@ -151,4 +191,29 @@ def bench(
     console = Console(highlight=False, markup=False, emoji=False)
     if not console.is_terminal:
         console.width = max(console.width, 160)
-    _print_reports(console, reports, name, show_misses)
+    _print_reports(console, reports, name, show_misses, breakdowns)
+
+
+def _grouped(files: Sequence[Path], json_out: bool) -> None:
+    """Out-of-fold figures of the scorer, folds grouped by source repository."""
+    from coachloop.bench import train
+    from coachloop.bench.data import BenchDataError, find_bench_dir, load_rows
+
+    try:
+        paths = list(files) or [find_bench_dir() / name for name in train.REAL_FILES]
+        rows = [row for path in paths for row in load_rows(path)]
+    except BenchDataError as exc:
+        fail(str(exc))
+    data = train.examples(rows)
+    _, authored = train.load_training_authored()
+    probs = train.out_of_fold(data, authored, 10)
+    figures = train.summary(data, train.routes(data, probs, train.THRESHOLD))
+    groups = len({ex.group for ex in data})
+    if json_out:
+        click.echo(json.dumps({"group_by": "source-repo", "groups": groups, **figures}, indent=2))
+        return
+    click.echo(
+        f"out-of-fold, {groups} source repositories in 10 folds, threshold {train.THRESHOLD}"
+    )
+    for key, value in figures.items():
+        click.echo(f"  {key:18} {_cell(value, 'share')}")

@@ -50,6 +50,12 @@ __all__ = ["duel"]
     default=None,
     help="The project's test command (default: detected).",
 )
+@click.option(
+    "--test-report",
+    default=None,
+    help="The JUnit XML file the --test-cmd writes (relative to the project); needed "
+    "for runners other than pytest, vitest and jest, whose results are otherwise unverified.",
+)
 @click.option("--test-timeout", default=300.0, show_default=True, type=float)
 @click.option("--player-timeout", default=1800.0, show_default=True, type=float)
 @click.option("--no-coverage", is_flag=True, help="Skip the coverage run.")
@@ -63,13 +69,17 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
     root: Path | None,
     project: Path,
     test_cmd: str | None,
+    test_report: str | None,
     test_timeout: float,
     player_timeout: float,
     no_coverage: bool,
     as_json: bool,
 ) -> None:
     """Run a fresh player on REQUIREMENTS each turn until the coach approves its work,
-    with approval enforced by tests, diff and the player's claims checked in code."""
+    with approval enforced by tests, diff and the player's claims checked in code.
+
+    The player works in a copy of the project (under the duel's root); the test suite
+    as it stood before turn 1 is the contract, and approved work is applied back."""
     from rich.console import Console
 
     from coachloop.duel import report, testcmd
@@ -86,7 +96,7 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
 
     try:
         chosen_coach = make_coach(coach, project.resolve())
-        command = testcmd.from_string(test_cmd) if test_cmd else None
+        command = testcmd.from_string(test_cmd, test_report) if test_cmd else None
         chosen_player: Player = (
             ClaudeCodePlayer(timeout=player_timeout)
             if player == "claude-code"
@@ -110,8 +120,10 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
     def on_turn(record: TurnRecord) -> None:
         if not as_json:
             d = record.decision
+            blocking = [f for f in record.evidence.findings() if f.blocking]
+            found = f", {len(blocking)} integrity/reach finding(s)" if blocking else ""
             progress.print(
-                f"turn {record.turn}: tests {record.evidence.tests.status}, "
+                f"turn {record.turn}: tests {record.evidence.tests.status}{found}, "
                 f"{d.decision} ({d.level}) in {record.seconds:.1f}s"
             )
 

@@ -1,35 +1,45 @@
 """Evidence gathered in code before any coach decides, and what in it blocks approval.
 
-`gather(...)` runs the whole test suite, coverage (informational), the diff since the
-duel began, and compares the player's report with the repository. `Evidence.blockers()`
-is the list of findings that make an approval impossible, each a critical,
-actionable `FeedbackItem`: tests that failed, did not run, ran none, or timed out; a
-report that is missing, not JSON or off-schema; claims the repository contradicts; a
-player that crashed or timed out. Every coach sees the same evidence, and `enforce`
-applies the same blockers whatever the coach said.
+`gather(...)` runs the whole test suite cleanly (`cleanrun`: only the runner's own
+report counts), compares the suite with the baseline and re-runs the baseline's
+failing tests from the original test files (`integrity`), runs coverage
+(informational), takes the diff since the duel began, and compares the player's
+report with the repository; the orchestrator adds what the player touched outside
+its workspace (`reach`). `Evidence.blockers()` is the list of findings that make an
+approval impossible, each a critical, actionable `FeedbackItem`: tests that failed,
+did not run (no report), ran none, ran only in part, or timed out; integrity and
+reach findings the requirements did not ask for; a report that is missing, not JSON
+or off-schema; claims the repository contradicts; a player that crashed or timed
+out. Every coach sees the same evidence, and `enforce` applies the same blockers
+whatever the coach said.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any, Literal
 
+from coachloop.duel import baseline, pristine
+from coachloop.duel.baseline import Baseline
 from coachloop.duel.claims import ClaimCheck, check_claims
+from coachloop.duel.cleanrun import TestRun
 from coachloop.duel.decision import FeedbackItem
 from coachloop.duel.files import ReportRead
+from coachloop.duel.findings import Finding
 from coachloop.duel.players import PlayerRun
-from coachloop.duel.tools import CoachTools, ToolResult
+from coachloop.duel.tools import CoachTools
 
-__all__ = ["Evidence", "TestEvidence", "gather", "test_evidence"]
+__all__ = ["Evidence", "TestEvidence", "gather", "integrity", "test_evidence"]
 
-TestStatus = Literal["passed", "failed", "timeout", "not_run", "error", "no_tests"]
+TestStatus = Literal["passed", "failed", "incomplete", "timeout", "not_run", "error", "no_tests"]
 OUTPUT_TAIL = 4000
 MAX_FAILING_ITEMS = 8
 
 
 @dataclass(frozen=True, slots=True)
 class TestEvidence:
-    """One run of the whole suite."""
+    """One clean run of the whole suite, as the runner's own report shows it."""
 
     __test__ = False
 
@@ -38,41 +48,30 @@ class TestEvidence:
     exit_code: int | None = None
     duration_s: float = 0.0
     passed: int | None = None
-    failed: int | None = None
+    failed: int | None = None  # failed or erred
     failing: tuple[tuple[str, str], ...] = ()
     output_tail: str = ""
     note: str = ""
+    skipped: int | None = None  # skipped or xfailed
 
 
-def test_evidence(result: ToolResult, timeout: float) -> TestEvidence:
-    """A `run_all_tests` result as evidence; a run that shows zero tests is `no_tests`."""
-    from coachloop.evidence import extract
-
-    data = result.data
-    status: TestStatus = data.get("status", "not_run")
-    output = str(data.get("output", ""))
-    summaries = [s for s in extract(output[-20_000:]).tests if s.runner != "none"]
-    passed = sum(s.passed for s in summaries) if summaries else None
-    failed = sum(s.failed for s in summaries) if summaries else None
-    note = ""
-    if status == "failed" and data.get("exit_code") == 5 and "pytest" in str(data.get("command")):
-        status, note = "no_tests", "pytest collected no tests (exit code 5)"
-    elif status == "passed" and summaries and not passed and not failed:
-        status, note = "no_tests", "the runner reported zero tests"
-    elif status == "timeout":
+def test_evidence(run: TestRun, timeout: float) -> TestEvidence:
+    """A clean run as evidence; counts come from the runner's report, never its text."""
+    report = run.report
+    note = run.note
+    if run.status == "timeout":
         note = f"killed after {timeout:g}s"
-    elif status in ("not_run", "error"):
-        note = result.text.splitlines()[-1] if result.text else status
     return TestEvidence(
-        status=status,
-        command=data.get("command"),
-        exit_code=data.get("exit_code"),
-        duration_s=float(data.get("duration_s", 0.0)),
-        passed=passed,
-        failed=failed,
-        failing=tuple((str(n), str(w)) for n, w in data.get("failing", [])),
-        output_tail=output[-OUTPUT_TAIL:],
+        status=run.status,
+        command=run.command or None,
+        exit_code=run.exit_code,
+        duration_s=round(run.duration_s, 3),
+        passed=report.count("passed") if report else None,
+        failed=report.count("failed", "error") if report else None,
+        failing=run.failing,
+        output_tail=run.output[-OUTPUT_TAIL:],
         note=note,
+        skipped=report.count("skipped", "xfailed") if report else None,
     )
 
 
@@ -92,6 +91,12 @@ class Evidence:
     coverage: str = ""  # the check_coverage text, or why there is none
     coverage_percent: float | None = None
     specific_command: str = ""  # how to rerun one test, with {test} for its id
+    integrity: tuple[Finding, ...] = ()  # the suite against the baseline, pristine reruns
+    reach: tuple[Finding, ...] = ()  # writes outside the workspace
+
+    def findings(self) -> list[Finding]:
+        """Every integrity and reach finding, blocking or asked for by the requirements."""
+        return [*self.integrity, *self.reach]
 
     def blockers(self) -> list[FeedbackItem]:
         """Findings that make approval impossible (see the module docstring)."""
@@ -126,6 +131,15 @@ class Evidence:
                     "every test finish quickly.",
                 )
             )
+        elif t.status == "incomplete":
+            out.append(
+                FeedbackItem(
+                    severity="critical",
+                    issue=f"Not every collected test ran: {t.note}",
+                    action="Find what stops the run early (a conftest.py hook, an exit call) "
+                    "and let every test run.",
+                )
+            )
         elif t.status in ("not_run", "error", "no_tests"):
             out.append(
                 FeedbackItem(
@@ -135,6 +149,11 @@ class Evidence:
                     "command finds them).",
                 )
             )
+        out += [
+            FeedbackItem(severity="critical", issue=f.issue, action=f.action, location=f.location)
+            for f in self.findings()
+            if f.blocking
+        ]
         if self.report_error:
             out.append(
                 FeedbackItem(
@@ -186,7 +205,30 @@ class Evidence:
         """The evidence as JSON (the diff and test output clipped as stored)."""
         data = asdict(self)
         data["blockers"] = [b.model_dump(mode="json") for b in self.blockers()]
+        for key in ("integrity", "reach"):
+            data[key] = [dict(asdict(f), blocking=f.blocking) for f in getattr(self, key)]
         return data
+
+
+def integrity(
+    tools: CoachTools,
+    base: Baseline,
+    *,
+    run: TestRun,
+    files_now: tuple[str, ...],
+    requirements: str,
+    links: Mapping[str, str],
+) -> list[Finding]:
+    """The turn's suite against the baseline, and the baseline's failing tests re-run
+    from the original test files when the suite's files changed."""
+    suite = baseline.read_suite(tools.project, files_now)
+    found = baseline.compare(base, run, suite, requirements)
+    if pristine.needed(base, suite):
+        excused = {f.location for f in found if not f.blocking and f.location}
+        wanted = [t for t in base.failing if t not in excused]
+        keep = frozenset(loc.split("::", 1)[0] for loc in excused)
+        found += pristine.rerun(base, tools, files_now=suite, tests=wanted, links=links, keep=keep)
+    return found
 
 
 def gather(
@@ -199,9 +241,21 @@ def gather(
     changed_since_start: tuple[str, ...],
     files_now: tuple[str, ...],
     coverage: bool = True,
+    base: Baseline | None = None,
+    requirements: str = "",
+    links: Mapping[str, str] | None = None,
 ) -> Evidence:
-    """Run the tests (and coverage), take the diff, and check the report's claims."""
-    tests = test_evidence(tools.run_all_tests(), tools.timeout)
+    """Run the tests cleanly (and coverage), compare the suite with the baseline `base`
+    (when given), take the diff, and check the report's claims."""
+    run = tools.test_run()
+    tests = test_evidence(run, tools.timeout)
+    found = (
+        integrity(
+            tools, base, run=run, files_now=files_now, requirements=requirements, links=links or {}
+        )
+        if base is not None
+        else []
+    )
     cover = tools.check_coverage() if coverage and tests.status == "passed" else None
     report_json: dict[str, Any] | None = None
     claims = ClaimCheck()
@@ -224,4 +278,5 @@ def gather(
         coverage=cover.text[-2000:] if cover else "not measured (tests did not pass)",
         coverage_percent=cover.data.get("percent") if cover else None,
         specific_command=specific,
+        integrity=tuple(found),
     )

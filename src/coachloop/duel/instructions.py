@@ -43,9 +43,11 @@ missing edge cases or error handling), minor (small improvements). The decision'
 severity is the worst item's. An approval may carry minor or major suggestions but \
 never a critical one.
 
-Approval is also checked in code: if the tests failed, did not run or timed out, or the \
-report contradicts the repository, an approval is turned into feedback. Do not approve \
-hoping otherwise.
+Approval is also checked in code: if the tests failed, did not run or timed out, the \
+test suite was weakened against its baseline (tests removed, skipped, deselected or \
+rewritten, test configuration changed) without the requirements asking for it, the \
+player wrote outside its workspace, or the report contradicts the repository, an \
+approval is turned into feedback. Do not approve hoping otherwise.
 
 Answer with one JSON object and nothing else:
 {"decision": "approve" | "feedback", "rationale": "...", "items": [{"severity": \
@@ -75,6 +77,15 @@ def coach_prompt(requirements: str, evidence: Evidence, turn: int, max_turns: in
     )
     blockers = evidence.blockers()
     checks = "\n".join(f"- {b.issue}" for b in blockers) if blockers else "- none found"
+    suite = "\n".join(
+        f"- {f.issue}"
+        + (
+            " [blocks approval]"
+            if f.blocking
+            else f' [asked for by the requirements: "{f.asked_by}"]'
+        )
+        for f in evidence.findings()
+    )
     parts = [
         f"Turn {turn} of at most {max_turns}. Review the player's work and decide.",
         _fence("requirements", requirements),
@@ -90,6 +101,10 @@ def coach_prompt(requirements: str, evidence: Evidence, turn: int, max_turns: in
             + evidence.diff,
         ),
         _fence("coverage", evidence.coverage),
+        _fence(
+            "test_suite_against_baseline_and_reach",
+            suite or "- the test suite is as it was before the duel; nothing outside was touched",
+        ),
         _fence("blocking_findings_checked_in_code", checks),
         "Answer with the JSON decision object only.",
     ]

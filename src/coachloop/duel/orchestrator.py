@@ -1,10 +1,15 @@
 """The duel: turns of a fresh player and an evidence-bound coach, until a named outcome.
 
-Turn N: the player works (requirements, last decision); the orchestrator snapshots the
-project before and after, reads and validates the report, gathers the evidence (tests,
-coverage, diff, claims), asks the coach, validates its answer, enforces the evidence
-(an approval with blocking findings becomes feedback) and writes decision.json. The
-run ends with an `outcome`:
+Before turn 1 the orchestrator copies the project into a workspace it owns
+(`<root>/workspace`, see `workdir`), where every player works, and records the
+baseline (the test suite as it stands: `baseline`). Turn N: the player works
+(requirements, last decision); the orchestrator snapshots the workspace before and
+after, reads and validates the report, gathers the evidence (clean test run, the suite
+against the baseline, coverage, diff, claims), checks what the player touched outside
+the workspace (`reach`), asks the coach, validates its answer, enforces the evidence
+(an approval with blocking findings becomes feedback) and writes decision.json. An
+approved workspace's changes are applied to the project (unless the project changed
+meanwhile under them: `DuelResult.conflicts`). The run ends with an `outcome`:
 
 - approved: the recorded decision is an approval (exit code 0, the only success);
 - stalled: the same feedback `stall_turns` (3) turns running;
@@ -20,19 +25,22 @@ from __future__ import annotations
 import contextlib
 import logging
 import re
+import shlex
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Literal
 
-from coachloop.duel import workspace
+from coachloop.duel import baseline, testcmd, workdir, workspace
+from coachloop.duel.baseline import Baseline
 from coachloop.duel.coaches import Coach, CoachContext, CoachError, CoachReply
 from coachloop.duel.decision import Decision, DecisionError, enforce, invalid_answer, parse_answer
 from coachloop.duel.evidence import Evidence, gather
 from coachloop.duel.files import Coordination, ReportRead, default_root, default_task_id
 from coachloop.duel.players import Player, PlayerRun, PlayerUnavailable, TurnInput
+from coachloop.duel.reach import Guard
 from coachloop.duel.testcmd import TestCommand
 from coachloop.duel.tools import CoachTools
 
@@ -57,6 +65,7 @@ class DuelConfig:
     test_timeout: float = 300.0
     coverage: bool = True
     stall_turns: int = 3
+    baseline: bool = True  # hold each turn to the suite's baseline (off only to measure it)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +95,10 @@ class DuelResult:
     turns: list[TurnRecord] = field(default_factory=list)
     started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     seconds: float = 0.0
+    workspace: Path | None = None
+    baseline: Baseline | None = None
+    applied: tuple[str, ...] = ()  # project paths the approved work changed
+    conflicts: tuple[str, ...] = ()  # paths that kept the approved work from being applied
 
     @property
     def exit_code(self) -> int:
@@ -111,6 +124,9 @@ def _exclusions(project: Path, root: Path) -> tuple[str, ...]:
     return tuple(out)
 
 
+_IN_WORKSPACE = (".coachloop",)
+
+
 @dataclass(frozen=True, slots=True)
 class _Setup:
     """What every turn of one duel shares."""
@@ -123,7 +139,44 @@ class _Setup:
     start: workspace.Snapshot
     requirements: Path
     requirements_text: str
-    exclude: tuple[str, ...]
+    space: workdir.Workspace
+    guard: Guard
+    baseline: Baseline | None
+
+
+def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Coach) -> _Setup:
+    project = config.project.resolve()
+    requirements = config.requirements.resolve()
+    exclude = _exclusions(project, files.root)
+    # Detected on the project, before any player: the player cannot choose the runner.
+    command = config.test_command or testcmd.detect(project)
+    try:
+        space = workdir.create(project, files.root / "workspace", exclude)
+    except (OSError, RuntimeError) as exc:
+        raise ValueError(f"cannot create the duel's workspace: {exc}") from exc
+    tools = CoachTools(
+        space.path,
+        test_command=command,
+        timeout=config.test_timeout,
+        base=space.base,
+        exclude=_IN_WORKSPACE,
+    )
+    start = workspace.take_snapshot(space.path, _IN_WORKSPACE, walk=True)
+    base = baseline.record(tools, tuple(start.files)) if config.baseline else None
+    if base is not None:
+        files.write_json(files.root / "baseline.json", base.to_json())
+    guard = Guard(
+        project=project,
+        workspace_dir=space.path,
+        root=files.root,
+        requirements=requirements,
+        links=space.links,
+        exclude=exclude,
+    )
+    text = requirements.read_text(encoding="utf-8", errors="replace")
+    return _Setup(
+        config, files, tools, player, coach, start, requirements, text, space, guard, base
+    )
 
 
 def run_duel(
@@ -146,30 +199,12 @@ def run_duel(
     task_id = config.task_id or default_task_id(requirements)
     root = (config.root or default_root(project, task_id)).resolve()
     files = Coordination(root, task_id)
-    if files.used():
+    if files.used() or (root / "workspace").exists():
         raise ValueError(f"{root} already holds a duel; use another --task-id or --root")
-    exclude = _exclusions(project, root)
-    base = workspace.git_head(project) if workspace.is_git(project) else None
-    tools = CoachTools(
-        project,
-        test_command=config.test_command,
-        timeout=config.test_timeout,
-        base=base,
-        exclude=exclude,
-    )
     result = DuelResult(task_id, root, player.name, coach.name)
     started = time.monotonic()
-    setup = _Setup(
-        config,
-        files,
-        tools,
-        player,
-        coach,
-        workspace.take_snapshot(project, exclude),
-        requirements,
-        requirements.read_text(encoding="utf-8", errors="replace"),
-        exclude,
-    )
+    setup = _prepare(config, files, player, coach)
+    result.workspace, result.baseline = setup.space.path, setup.baseline
     keys: list[str] = []
     try:
         for turn in range(1, config.max_turns + 1):
@@ -182,6 +217,9 @@ def run_duel(
                 break
             if record.decision.decision == "approve":
                 result.outcome, result.reason = "approved", record.decision.rationale
+                now = workspace.take_snapshot(setup.space.path, _IN_WORKSPACE, walk=True)
+                applied, conflicts = workdir.apply(setup.space, setup.start, now)
+                result.applied, result.conflicts = tuple(applied), tuple(conflicts)
                 break
             keys.append(feedback_key(record.decision))
             recent = keys[-config.stall_turns :]
@@ -202,19 +240,31 @@ def run_duel(
     return result
 
 
+def _tool_args(tools: CoachTools) -> tuple[str, ...]:
+    """The coach tools' command-line arguments: the workspace, and the runner chosen
+    before turn 1 (not whatever the player's files would now make it)."""
+    args: tuple[str, ...] = ("--project", str(tools.project))
+    if tools.command is not None:
+        args += ("--test-cmd", shlex.join(tools.command.argv))
+        if tools.command.report:
+            args += ("--test-report", tools.command.report)
+    return args
+
+
 def _turn(setup: _Setup, turn: int) -> TurnRecord:
     began = time.monotonic()
     files, tools = setup.files, setup.tools
     project = tools.project
     files.prepare(turn)
     previous = files.decision_path(turn - 1) if turn > 1 else None
-    before = workspace.take_snapshot(project, setup.exclude)
+    outside = setup.guard.state()
+    before = workspace.take_snapshot(project, _IN_WORKSPACE, walk=True)
     run = setup.player.play(
         TurnInput(
             turn, files.task_id, project, setup.requirements, files.report_path(turn), previous
         )
     )
-    after = workspace.take_snapshot(project, setup.exclude)
+    after = workspace.take_snapshot(project, _IN_WORKSPACE, walk=True)
     read: ReportRead = files.read_report(turn)
     evidence = gather(
         tools,
@@ -225,7 +275,12 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         changed_since_start=workspace.changed(setup.start, after),
         files_now=tuple(sorted(after.files)),
         coverage=setup.config.coverage,
+        base=setup.baseline,
+        requirements=setup.requirements_text,
+        links=setup.space.links,
     )
+    reach = setup.guard.check(outside, allowed=[files.report_path(turn)])
+    evidence = replace(evidence, reach=tuple(reach))
     context = CoachContext(
         turn,
         setup.config.max_turns,
@@ -233,7 +288,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         project,
         setup.requirements_text,
         evidence,
-        tool_args=("--project", str(project)),
+        tool_args=_tool_args(tools),
     )
     coach = setup.coach
     coach_began = time.monotonic()

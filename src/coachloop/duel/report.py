@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from coachloop.duel.files import Coordination
+    from coachloop.duel.findings import Finding
     from coachloop.duel.orchestrator import DuelResult, TurnRecord
 
 __all__ = ["render", "to_json", "turn_json", "write_report"]
@@ -41,6 +42,7 @@ def turn_json(record: TurnRecord, decision_path: str = "") -> dict[str, Any]:
                 "exit_code": t.exit_code,
                 "passed": t.passed,
                 "failed": t.failed,
+                "skipped": t.skipped,
                 "failing": [{"test": n, "reason": w} for n, w in t.failing],
                 "seconds": t.duration_s,
                 "note": t.note,
@@ -54,6 +56,8 @@ def turn_json(record: TurnRecord, decision_path: str = "") -> dict[str, Any]:
                 "tests_absent": list(e.claims.tests_absent),
             },
             "blockers": [b.issue for b in e.blockers()],
+            "integrity": [_finding(f) for f in e.integrity],
+            "reach": [_finding(f) for f in e.reach],
         },
         "decision": record.decision.to_json(),
         "decision_file": decision_path,
@@ -65,6 +69,16 @@ def turn_json(record: TurnRecord, decision_path: str = "") -> dict[str, Any]:
             "attempts": r.attempts if r else 0,
         },
         "error": record.error,
+    }
+
+
+def _finding(f: Finding) -> dict[str, Any]:
+    return {
+        "kind": f.kind,
+        "issue": f.issue,
+        "location": f.location,
+        "blocking": f.blocking,
+        "asked_by": f.asked_by,
     }
 
 
@@ -96,6 +110,19 @@ def to_json(result: DuelResult) -> dict[str, Any]:
         "root": str(result.root),
         "started_at": result.started_at,
         "seconds": round(result.seconds, 3),
+        "workspace": str(result.workspace) if result.workspace else None,
+        "baseline": (
+            {
+                "status": result.baseline.status,
+                "tests": len(result.baseline.outcomes or {}),
+                "failing": list(result.baseline.failing),
+                "seconds": round(result.baseline.seconds, 3),
+            }
+            if result.baseline
+            else None
+        ),
+        "applied": list(result.applied),
+        "conflicts": list(result.conflicts),
         "turns": turns,
         "totals": {"tokens": sum(tokens), "cost_usd": round(sum(costs), 6)},
     }
@@ -134,6 +161,8 @@ def _evidence(record: TurnRecord) -> str:
     lines += [f"failing: {_esc(n)}" for n, _ in t.failing[:3]]
     if e.claims.contradicted:
         lines.append("[red]report contradicts repo[/red]")
+    for f in [f for f in e.findings() if f.blocking][:3]:
+        lines.append(f"[red]{_esc(f.issue[:160])}[/red]")
     return "\n".join(lines)
 
 
@@ -178,4 +207,12 @@ def render(result: DuelResult, console: Console) -> None:
         f"[bold {colour}]{result.outcome}[/bold {colour}] after {len(result.turns)} turn(s), "
         f"{result.seconds:.1f}s: {_esc(result.reason)}"
     )
+    if result.applied:
+        console.print(f"applied to the project: {len(result.applied)} file(s)")
+    if result.conflicts:
+        console.print(
+            "[red]not applied[/red]: the project changed meanwhile under "
+            + _esc(", ".join(result.conflicts[:5]))
+            + f"; the approved work is in {result.workspace}"
+        )
     console.print(f"report: {result.root / 'duel.json'}")

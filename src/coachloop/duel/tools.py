@@ -1,5 +1,8 @@
 """The coach's tools, real and bounded in time: tests, coverage, diff, JSON checks.
 
+The tests run through `cleanrun` (a fresh, isolated process; only the runner's own
+report counts).
+
 `CoachTools(project, ...)` runs in the project directory. Every tool returns a
 `ToolResult` whose `text` is what a model reads; nothing here raises for the project's
 behaviour (a hang becomes `timed_out`, a missing program `error`). The same tools
@@ -13,11 +16,12 @@ from __future__ import annotations
 import json
 import re
 import sys
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coachloop.duel import proc, schemas, testcmd, workspace
+from coachloop.duel import cleanrun, proc, schemas, testcmd, workspace
 from coachloop.duel.testcmd import TestCommand
 
 __all__ = ["DIFF_LIMIT", "CoachTools", "ToolResult", "main"]
@@ -61,45 +65,56 @@ class CoachTools:
         self.exclude = exclude
 
     # -- tests -------------------------------------------------------------------
-    def _run_tests(self, name: str, argv: tuple[str, ...] | None) -> ToolResult:
-        if argv is None:
+    def test_run(self, tests: tuple[str, ...] = ()) -> cleanrun.TestRun:
+        """The tests (only `tests` when given) run cleanly, as their report shows them."""
+        if self.command is None:
             text = "No test command: none configured and none detected (tests did not run)."
-            return ToolResult(name, False, text, {"status": "not_run"})
-        done = proc.run(argv, cwd=self.project, timeout=self.timeout, env=_TOOL_ENV)
-        failing = testcmd.failing_tests(done.output)
-        if done.error is not None:
-            status = "error"
-        elif done.timed_out:
-            status = "timeout"
-        elif done.exit_code == 0:
-            status = "passed"
-        else:
-            status = "failed"
-        data = {
-            "status": status,
+            return cleanrun.TestRun("not_run", "", None, 0.0, "", note=text)
+        return cleanrun.run(self.command, self.project, timeout=self.timeout, tests=tests)
+
+    def _run_tests(self, name: str, tests: tuple[str, ...] = ()) -> ToolResult:
+        done = self.test_run(tests)
+        if self.command is None:
+            return ToolResult(name, False, done.note, {"status": "not_run", "note": done.note})
+        report = done.report
+        data: dict[str, Any] = {
+            "status": done.status,
             "command": done.command,
             "exit_code": done.exit_code,
             "duration_s": round(done.duration_s, 3),
-            "failing": [list(f) for f in failing],
+            "failing": [list(f) for f in done.failing],
             "output": done.output,
+            "note": done.note,
+            "outcomes": dict(report.outcomes) if report else None,
+            "collected": list(done.collected) if done.collected is not None else None,
         }
         head = f"$ {done.command}\n"
-        if status == "error":
-            head += f"Could not run the test command: {done.error}\n"
-        elif status == "timeout":
+        if done.status == "error":
+            head += f"Could not run the test command: {done.note}\n"
+        elif done.status == "timeout":
             head += f"TIMED OUT after {self.timeout:g}s (killed); the tests did not finish.\n"
         else:
             head += f"Exit code: {done.exit_code}\n"
-        return ToolResult(name, status == "passed", head + "\n" + done.output, data)
+        if report is not None:
+            counts = ", ".join(
+                f"{report.count(kind)} {kind}"
+                for kind in ("passed", "failed", "error", "skipped", "xfailed")
+                if report.count(kind)
+            )
+            head += f"Runner's report: {counts or 'no tests'} ({done.status})\n"
+        elif done.status == "not_run":
+            head += f"No runner report: {done.note}\n"
+        if done.note and done.status not in ("not_run", "error"):
+            head += f"Note: {done.note}\n"
+        return ToolResult(name, done.status == "passed", head + "\n" + done.output, data)
 
     def run_all_tests(self) -> ToolResult:
         """Run the whole test suite."""
-        return self._run_tests("run_all_tests", self.command.argv if self.command else None)
+        return self._run_tests("run_all_tests")
 
     def run_specific_tests(self, tests: list[str]) -> ToolResult:
         """Run only `tests` (paths or test ids, as the runner names them)."""
-        argv = self.command.specific(tests) if self.command else None
-        return self._run_tests("run_specific_tests", argv)
+        return self._run_tests("run_specific_tests", tuple(tests))
 
     # -- coverage ----------------------------------------------------------------
     def check_coverage(self, source: str | None = None) -> ToolResult:
@@ -114,7 +129,9 @@ class CoachTools:
             )
             if not probe.ok:
                 return ToolResult(name, False, "Coverage unavailable: pytest-cov is not installed.")
-        done = proc.run(argv, cwd=self.project, timeout=self.timeout, env=_TOOL_ENV)
+        with tempfile.TemporaryDirectory(prefix="coachloop-cov-") as scratch:
+            env = dict(_TOOL_ENV, COVERAGE_FILE=str(Path(scratch) / ".coverage"))
+            done = proc.run(argv, cwd=self.project, timeout=self.timeout, env=env)
         if done.timed_out or done.error:
             why = "timed out" if done.timed_out else done.error
             return ToolResult(name, False, f"$ {done.command}\nCoverage run failed: {why}")
@@ -213,9 +230,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--project", default=".")
     parser.add_argument("--base", default=None)
     parser.add_argument("--test-cmd", default=None)
+    parser.add_argument("--test-report", default=None)
     parser.add_argument("--timeout", type=float, default=300.0)
     ns = parser.parse_args(argv)
-    command = testcmd.from_string(ns.test_cmd) if ns.test_cmd else None
+    command = testcmd.from_string(ns.test_cmd, ns.test_report) if ns.test_cmd else None
     tools = CoachTools(Path(ns.project), test_command=command, timeout=ns.timeout, base=ns.base)
     if ns.tool == "run_all_tests":
         result = tools.run_all_tests()

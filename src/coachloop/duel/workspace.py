@@ -2,7 +2,8 @@
 
 A `Snapshot` maps every project file (relative POSIX path) to a content digest. In a
 git work tree the files are git's own list (tracked and untracked, ignored ones left
-out); elsewhere a walk that skips hidden and dependency folders. Either way paths
+out); elsewhere, or when asked (`walk=True`, for the duel's own workspace), a walk
+that skips dependency and cache folders (and, unless asked, hidden ones). Either way paths
 under an excluded prefix (the duel's own `.coachloop/` and coordination root) and
 cache folders never count. `changed(a, b)` is the set of paths added, removed or
 modified between two snapshots: it does not depend on git, so claims are checked the
@@ -18,7 +19,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["EMPTY_TREE", "Snapshot", "changed", "git", "git_head", "is_git", "take_snapshot"]
+__all__ = [
+    "EMPTY_TREE",
+    "Snapshot",
+    "changed",
+    "digest",
+    "git",
+    "git_head",
+    "is_git",
+    "take_snapshot",
+]
 
 EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"  # git's empty tree (sha1)
 CACHE_PARTS = frozenset(
@@ -78,10 +88,10 @@ def _git_files(project: Path) -> list[str] | None:
     return sorted({p for p in done.stdout.split("\0") if p})
 
 
-def _walk_files(project: Path) -> list[str]:
+def _walk_files(project: Path, *, hidden: bool = False) -> list[str]:
     out: list[str] = []
     for folder, dirs, files in os.walk(project):
-        dirs[:] = [d for d in dirs if d not in WALK_SKIP and not d.startswith(".")]
+        dirs[:] = [d for d in dirs if d not in WALK_SKIP and (hidden or not d.startswith("."))]
         rel = Path(folder).relative_to(project)
         out.extend((rel / f).as_posix() for f in files)
         if len(out) > MAX_FILES:
@@ -89,7 +99,8 @@ def _walk_files(project: Path) -> list[str]:
     return sorted(out)
 
 
-def _digest(path: Path) -> str:
+def digest(path: Path) -> str:
+    """The content digest of one file ("missing" when it cannot be read)."""
     try:
         info = path.stat()
         if info.st_size > MAX_HASHED_BYTES:
@@ -99,18 +110,33 @@ def _digest(path: Path) -> str:
         return "missing"
 
 
-def take_snapshot(project: Path, exclude: Iterable[str] = ()) -> Snapshot:
-    """The digest of every project file outside `exclude` (relative path prefixes)."""
+def _stat(path: Path) -> str:
+    try:
+        info = path.lstat()
+    except OSError:
+        return "missing"
+    return f"size:{info.st_size}:mtime:{info.st_mtime_ns}"
+
+
+def take_snapshot(
+    project: Path, exclude: Iterable[str] = (), *, walk: bool = False, content: bool = True
+) -> Snapshot:
+    """The digest of every project file outside `exclude` (relative path prefixes).
+
+    `walk`: list files by walking the tree (hidden folders included, dependency and
+    cache folders not) instead of asking git, whose ignore rules the player controls;
+    `content` False: compare sizes and modification times only (cheaper).
+    """
     prefixes = tuple(exclude)
-    listed = _git_files(project) if is_git(project) else None
-    paths = listed if listed is not None else _walk_files(project)
+    listed = _git_files(project) if not walk and is_git(project) else None
+    paths = listed if listed is not None else _walk_files(project, hidden=walk)
     paths = [p for p in paths if not _excluded(p, prefixes)]
     truncated = len(paths) > MAX_FILES
     files: dict[str, str] = {}
     for rel in paths[:MAX_FILES]:
-        digest = _digest(project / rel)
-        if digest != "missing" or (project / rel).is_symlink():
-            files[rel] = digest
+        found = digest(project / rel) if content else _stat(project / rel)
+        if found != "missing" or (project / rel).is_symlink():
+            files[rel] = found
     return Snapshot(files, truncated)
 
 

@@ -1,4 +1,9 @@
-"""The offline rules judge: no network, no key, sub-millisecond."""
+"""The offline judge: no network, no key, sub-millisecond.
+
+Rules read the message (`classify`), sure deliveries are kept, and a small learned
+score over named signals decides the rest, delivering whenever it is unsure
+(`route`). The score's weights ship as data (`weights.json`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict, route_for
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.route import route
+from coachloop.judge.rules.scorer import Scorer, default_scorer
 from coachloop.judge.rules.text import Message
 
 __all__ = ["RulesJudge"]
@@ -18,8 +25,9 @@ __all__ = ["RulesJudge"]
 class RulesJudge:
     """Judges a stop from its text and context alone; never raises on any text."""
 
-    def __init__(self, skills: Iterable[SkillSpec] = ()) -> None:
+    def __init__(self, skills: Iterable[SkillSpec] = (), scorer: Scorer | None = None) -> None:
         self.skills = all_skills(skills)
+        self.scorer = scorer or default_scorer()
 
     def judge(self, item: JudgeInput) -> Verdict:
         features = Features(Message(item.text))
@@ -29,7 +37,7 @@ class RulesJudge:
             phase=item.phase,
             skills=self.skills,
         )
-        outcome = classify(features, item.prompt, skill)
+        outcome = route(features, item, classify(features, item.prompt, skill), self.scorer)
         return Verdict(
             type=outcome.type,
             route=route_for(outcome.type),

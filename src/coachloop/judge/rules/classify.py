@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
-from coachloop.judge.rules.features import Features, is_question_prompt, requests_action
+from coachloop.judge.rules.features import Features, asks_question, requests_action
 from coachloop.judge.rules.target import off_target
 
 _LINT_ONLY = re.compile(
@@ -63,12 +63,12 @@ def _broken(f: Features) -> str | None:
         return "the message is a cut-off tool call, not an answer"
     if f.truncated:
         return "the message stops mid-sentence: the run broke off"
-    if f.error_anywhere and not (f.done and _strong(f.msg_evidence, f)):
+    if f.error_anywhere and not (f.done and strong_evidence(f.msg_evidence, f)):
         return "the message reports that the agent's run or tools failed"
     return None
 
 
-def _strong(ev: Evidence, f: Features) -> bool:
+def strong_evidence(ev: Evidence, f: Features) -> bool:
     """Evidence that can stand behind a completion on its own."""
     if ev.commits or ev.pull_requests or ev.tests_ok:
         return True
@@ -142,7 +142,7 @@ def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[
     skill_problem = _skill_problem(skill, ev)
     if skill_problem and not problems:
         problems.append(skill_problem)
-    if not problems and not _strong(ev, f):
+    if not problems and not strong_evidence(ev, f):
         problems.append(Problem(kind="no_evidence", detail="no checkable evidence"))
     return problems
 
@@ -164,7 +164,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
     if f.blocked and (not f.ongoing_tail or f.appeals):
         return Outcome("blocker", 0.85, "something outside the agent's control stops the work")
 
-    answering = is_question_prompt(prompt) and not f.done
+    answering = asks_question(prompt) and not f.done
     if answering and not f.ongoing_tail:
         return Outcome("completion", 0.85, "a direct answer to the human's question")
 
@@ -177,7 +177,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
             return Outcome("status", 0.85, "a completion claim that does not hold up", problems)
         return Outcome("completion", 0.9, "finished, with checkable evidence")
 
-    if _strong(ev, f) and not any(t.failed for t in ev.tests):
+    if strong_evidence(ev, f) and not any(t.failed for t in ev.tests):
         return Outcome("completion", 0.75, "a report backed by evidence")
     if f.ongoing_any and f.msg.words <= 60:
         return Outcome("status", 0.6, "narration of work with nothing for the human")

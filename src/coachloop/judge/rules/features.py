@@ -127,6 +127,26 @@ def is_question_prompt(prompt: str | None) -> bool:
     return text.endswith("?") or (bool(_QUESTION_WORD.match(text)) and len(text) < 400)
 
 
+PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
+PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
+PROMPT_ERROR = lx.compile_lexicon(lx.cues.PROMPT_ERROR)
+
+
+def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
+    """(asks a question, asks for work, reports an error) for the human's prompt."""
+    if not prompt:
+        return False, False, False
+    head = prompt[:300].lower().strip()
+    task = bool(PROMPT_TASK.search(head))
+    question = is_question_prompt(prompt) or (bool(PROMPT_QUESTION.search(head)) and not task)
+    return question, task, bool(PROMPT_ERROR.search(prompt[:2000].lower()))
+
+
+def asks_question(prompt: str | None) -> bool:
+    """The human's prompt asks something, in any language (an answer needs no tests)."""
+    return prompt_kind(prompt)[0]
+
+
 @dataclass(frozen=True)
 class Features:
     """Lazily computed reading of one message."""

@@ -5,9 +5,10 @@ agent's own prose (code, inline code and quotes already removed) unless a catego
 says otherwise. To extend a language, add to its list; no code changes are needed.
 """
 
+from coachloop.judge.rules.lexicon import claims, cues, flow, world
 from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon
-from coachloop.judge.rules.lexicon.claims import ASSERTED, DONE, HEDGE
-from coachloop.judge.rules.lexicon.flow import ASK, OFFER, OFFER_STRONG, ONGOING
+from coachloop.judge.rules.lexicon.claims import ASSERTED
+from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import (
     BLOCKER,
     DANGLING,
@@ -15,6 +16,11 @@ from coachloop.judge.rules.lexicon.trouble import (
     ERROR_OPENING,
     STUCK,
 )
+
+HEDGE: Lexicon = {**claims.HEDGE, **world.HEDGE_WORLD}
+DONE: Lexicon = {**claims.DONE, **world.DONE_WORLD}
+ONGOING: Lexicon = {**flow.ONGOING, **world.ONGOING_WORLD}
+ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
 
 __all__ = [
     "ASK",
@@ -31,4 +37,5 @@ __all__ = [
     "STUCK",
     "Lexicon",
     "compile_lexicon",
+    "cues",
 ]

@@ -133,7 +133,6 @@ ERROR_ANYWHERE: Lexicon = {
         r"\bbefore (?:emitting|producing|writing) (?:a|any) final\b",
         r"<tool_call>|\bto=functions\.\w+",
         r"^\{\s*\"(?:tool|name)\": ?\"\w+\", ?\"(?:args|arguments|input|parameters)\"",
-        r"^<<<<<<< search\s*$",
         r"\btool_use_error\b",
         r"\bexceeds? the (?:context window|maximum context|context limit)\b",
         r"\bhit a token limit\b",

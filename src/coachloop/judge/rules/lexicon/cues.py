@@ -1,0 +1,238 @@
+"""Cues read by the scorer and the sure-deliver checks (real agents' phrasing).
+
+Learned from how real agents end their turns: the run failing in words other than
+"API Error", requests to the human without a question mark, blockers named in
+passing, verification handed to the human, work admitted unfinished. Matched against
+lowercased text like every lexicon.
+"""
+
+from __future__ import annotations
+
+from coachloop.judge.rules.lexicon.base import Lexicon
+
+# The agent's own run or account failed (read at the opening of the raw text).
+ERROR_WORDS: Lexicon = {
+    "any": (
+        r"^\W{0,4}(?:sorry, (?:your|the) request failed|request failed|stream disconnected|"
+        r"you'?ve (?:hit|reached) your (?:usage )?limit|you have (?:hit|reached|exceeded) your|"
+        r"usage limit|\d{3} \{\s*\"type\":\s*\"error\"|\{\s*\"type\":\s*\"error\"|"
+        r"unexpected api response|an error occurred|something went wrong|[\w ]{0,30} took too long|"
+        r"reconnecting\.\.\.|connection (?:lost|closed|error)|server error|error code:? \d{3}|"
+        r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
+        r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
+        r"resource_exhausted|model is overloaded|too many requests|request timed out)",
+        r"\bdid not provide any assistant messages\b",
+        r"\b(?:claude|codex|gemini|copilot|cursor) (?:is having trouble|took too long)\b",
+    ),
+}
+
+# A request the human must answer or act on, even without a question mark.
+ASK_SURE: Lexicon = {
+    "en": (
+        r"\bcould you (?:please )?(?:clarify|confirm|provide|share|tell me|let me know|specify|"
+        r"paste|run|check|send|explain|describe|give me|point me)\b",
+        r"\bcan you (?:please )?(?:clarify|confirm|provide|share|tell me|paste|run|check|send|specify)\b",
+        r"\bi need (?:some |a bit more |more )?(?:clarification|more (?:information|details|context)|you to)\b",
+        r"\b(?:please )?add (?:these|the following|them|those) (?:\w+ ){0,2}to the chat\b",
+        r"\b(?:reply|respond|answer) (?:with )?['\"“*]",
+        r"\breturn here and\b",
+        r"\byou would need to (?:provide|share|add|give)\b",
+        r"\bplease (?:share|send|paste|provide|upload)\b",
+        r"\bsend me (?:a |the )?(?:screenshot|output|log|result)",
+        r"\bpaste (?:it|the output|the result|the error|them) here\b",
+        r"\bwhich (?:one|option|approach|of these) (?:do|would) you\b",
+        r"\bhow would you like (?:me|to)\b",
+        r"\blet me know (?:once|when|after)\b",
+        r"\btell me (?:once|when)\b",
+        r"\bi'?ll wait for your\b",
+        r"\bwaiting for you to\b",
+        r"\bonce you'?ve (?:done|run|completed|logged|added|set|created|granted|approved)\b",
+    ),
+}
+
+# Something outside the agent's control, named plainly.
+BLOCKED_SURE: Lexicon = {
+    "en": (
+        r"\bblocked by (?:\w+ ){0,2}(?:firewall|proxy|policy|permissions?|sandbox|network)",
+        r"\bfirewall rules? blocked\b",
+        r"\bpermission (?:issues?|restrictions?) (?:with|that|are|is|prevent)",
+        r"\brequires? (?:administrator|admin|root|sudo|elevated) (?:privileges|rights|access)\b",
+        r"\bcan(?:no|')?t proceed (?:because|until|without)\b",
+        r"\byou haven'?t granted\b",
+        r"\brequested permissions? to\b",
+        r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b",
+        r"\boutage\b",
+        r"\bservice unavailable\b",
+    ),
+}
+
+# Verification handed to the human: "try it", "reload and check", "to test: ...".
+HANDOFF: Lexicon = {
+    "en": (
+        r"\btry (?:it|again|refreshing|reloading|accessing|running|restarting|relaunching|now|visiting|opening)\b",
+        r"\b(?:refresh|reload|restart|relaunch|rebuild) (?:the|your)\b",
+        r"\bto test(?: it| this)?:",
+        r"\bhow to test\b",
+        r"\byou can (?:now )?test\b",
+        r"\bplease test\b",
+        r"\btest it (?:out|again)\b",
+    ),
+    "zh": (
+        r"请(?:尝试|刷新|重新|测试|访问|重启)",
+        r"重新启动",
+        r"刷新页面",
+        r"测试一下",
+        r"试一下",
+    ),
+    "ja": (r"再起動", r"リロード", r"試してください", r"確認してください"),
+    "ko": (r"새로고침", r"다시 시작"),
+    "ru": (r"\bперезапустите\b", r"\bобновите страниц", r"\bпопробуйте\b", r"\bпроверьте\b"),
+    "es": (r"\brecarga\b", r"\bprueba\b", r"\bpara probar\b"),
+    "fr": (r"\brechargez\b", r"\bessayez\b", r"\btestez\b", r"\bpour tester\b"),
+    "de": (r"\bzum testen\b", r"\bprobier\w*\b", r"\blade (?:die seite )?neu\b"),
+    "it": (r"\bricarica\b", r"\bprova\b"),
+    "pt": (r"\brecarregue\b", r"\bteste\b", r"\btente\b"),
+}
+
+# Work admitted unfinished.
+REMAINING: Lexicon = {
+    "en": (
+        r"\bremaining (?:issues|failures|tests|errors|work|items|steps|tasks)\b",
+        r"\bstill (?:failing|fail|broken|need|needs|to do|pending)\b",
+        r"\b\d+ (?:tests? )?(?:still )?fail(?:ing|ed)?\b",
+        r"\b(?:significant|good|some) progress\b",
+        r"\bpartially\b",
+        r"\bpending\b",
+    ),
+    "cjk": (r"还有", r"剩余", r"尚未", r"未完成", r"残り", r"未完了", r"남은"),
+    "other": (
+        r"\bосталось\b",
+        r"\bещё не\b",
+        r"\bеще не\b",
+        r"\bquedan\b",
+        r"\bil reste\b",
+        r"\bancora\b",
+    ),
+}
+
+# An acknowledgement with nothing done yet.
+ACK: Lexicon = {
+    "any": (
+        r"^\W*(?:got it|understood|noted|will do|roger|明白了|了解|わかりました|承知|알겠습니다|понял|"
+        r"entendido|compris|capito|entendi|verstanden)",
+    ),
+}
+
+# Work continuing somewhere else: a background job, a promise to report back.
+BACKGROUND: Lexicon = {
+    "en": (
+        r"\b(?:launched|started|kicked off|spawned) (?:a |an |the )?(?:\w+ ){0,3}(?:agent|subagent|task|job|process|build|analysis)\b",
+        r"\bin the background\b",
+        r"\byou'?ll receive\b",
+        r"\bshortly\b",
+    ),
+}
+
+# A claim that code now works (needs verification), in several languages.
+FIX_CLAIM: Lexicon = {
+    "en": (r"\b(?:fixed|resolved|solved|implemented|works now|now works|is working|addressed)\b",),
+    "other": (
+        r"修复",
+        r"解决",
+        r"实现",
+        r"解決",
+        r"実装",
+        r"해결",
+        r"구현",
+        r"\bисправ",
+        r"\bcorrig",
+        r"\brésolu",
+        r"\brisolt",
+    ),
+}
+
+# Verification stated with specifics: counts, "N/N passing", exit code 0.
+SPECIFIC_CHECK: Lexicon = {
+    "en": (
+        r"\b\d+\s*/\s*\d+ (?:\w+ ){0,2}(?:tests?|specs?|checks?|cases?)?\s*(?:pass|passed|passing|green|ok)\b",
+        r"\b\d+ (?:\w+ ){0,3}(?:tests?|specs?|cases?) (?:\w+ ){0,2}(?:pass|passed|passing|succeeded)\b",
+        r"\ball \d+ (?:\w+ ){0,2}(?:tests?|specs?|checks?)\b",
+        r"\b(?:tests?|specs?)\s*[:：]\s*\d+\s*/\s*\d+",
+        r"\b0 (?:failures|failed|errors)\b",
+        r"\bexit(?:ed)? (?:with )?(?:code )?0\b",
+    ),
+}
+
+# The human's prompt asks something (an answer needs no test evidence).
+PROMPT_QUESTION: Lexicon = {
+    "en": (
+        r"^\W*(?:what|why|how|where|when|which|who|whose|is|are|was|were|does|do|did|can|could|should|would|"
+        r"will|have|has|explain|tell me|describe|research|analy[sz]e|review|audit|summari[sz]e|"
+        r"investigate|find out|check (?:if|whether)|look into|compare)\b",
+        r"[?？]",
+    ),
+    "cjk": (
+        r"吗",
+        r"什么",
+        r"为什么",
+        r"怎么",
+        r"如何",
+        r"是否",
+        r"多少",
+        r"ですか",
+        r"ますか",
+        r"でしょうか",
+        r"なぜ",
+        r"どう",
+        r"어떻게",
+        r"왜",
+    ),
+    "other": (
+        r"^\W*(?:что|как|почему|где|когда|какой|зачем|що|як|чому|де|o que|por que|como|onde|qual|quando|"
+        r"perché|come|dove|quale|cosa|tại sao|làm sao|nasıl|neden|dlaczego|jak|gdzie|warum|wie|was|"
+        r"pourquoi|comment|qué|cómo|dónde)\b",
+    ),
+}
+
+# The human's prompt asks for work to be done.
+PROMPT_TASK: Lexicon = {
+    "en": (
+        r"^\W*(?:please |pls |can you |could you )?(?:fix|add|implement|update|change|make|write|create|"
+        r"remove|delete|refactor|migrate|build|deploy|run|resolve|set up|install|convert|rename|move|"
+        r"clean|commit|push|merge|test)\b",
+    ),
+    "other": (
+        r"修复",
+        r"修改",
+        r"实现",
+        r"添加",
+        r"删除",
+        r"创建",
+        r"更新",
+        r"部署",
+        r"重构",
+        r"改成",
+        r"帮我",
+        r"してください",
+        r"\bисправь",
+        r"\bсделай",
+        r"\bдобавь",
+        r"\bудали",
+        r"\bcrie\b",
+        r"\bcorrija\b",
+        r"\badicione\b",
+        r"\bimplementa\b",
+        r"\barregla\b",
+        r"\bcrea\b",
+        r"\bagrega\b",
+        r"\belimina\b",
+    ),
+}
+
+# Agents' words for a turn that could not finish (pasted by the human in the prompt).
+PROMPT_ERROR: Lexicon = {
+    "any": (
+        r"error|exception|traceback|failed|错误|エラー|ошибк|报错|不行|没用|还是|not work|doesn't work|"
+        r"still (?:broken|failing|not)|isn'?t working",
+    ),
+}

@@ -1,0 +1,214 @@
+"""The same categories in the other languages real agents write in.
+
+Real agents answer in the human's language: Chinese, Japanese, Korean, Russian,
+Ukrainian, Portuguese, Italian, Vietnamese, Indonesian, Turkish and Polish besides the
+English, German, Spanish and French of `claims.py` and `flow.py`. Each dict here is
+merged into its category in `lexicon/__init__.py`. Scripts without word spaces (CJK)
+are matched as plain substrings; the rest keep word boundaries.
+"""
+
+from __future__ import annotations
+
+from coachloop.judge.rules.lexicon.base import Lexicon
+
+HEDGE_WORLD: Lexicon = {
+    "zh": (
+        r"应该(?:可以|能|会|就|没有|已经|不会|是|正常)",
+        r"应当",
+        r"理论上",
+        r"估计",
+        r"大概",
+        r"或许",
+        r"也许",
+    ),
+    "ja": (r"はずです", r"はずだ", r"と思います", r"かもしれません", r"見込みです"),
+    "ko": (r"것 같습니다", r"아마", r"될 것입니다", r"것으로 예상"),
+    "ru": (
+        r"\bдолжн[оаы]? (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть)",
+        r"\bскорее всего\b",
+        r"\bнаверное\b",
+        r"\bвероятно\b",
+        r"\bпо идее\b",
+        r"\bнадеюсь\b",
+    ),
+    "uk": (
+        r"\bмає (?:\w+ )?(?:працювати|запрацювати)",
+        r"\bповинн[оаі]\b",
+        r"\bмабуть\b",
+        r"\bймовірно\b",
+    ),
+    "pt": (
+        r"\bdever(?:ia|á) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar)",
+        r"\bprovavelmente\b",
+        r"\bacho que\b",
+        r"\bespero que\b",
+    ),
+    "it": (
+        r"\bdovrebbe(?:ro)? (?:\w+ )?(?:funzionare|essere|risolvere|apparire|andare)",
+        r"\bprobabilmente\b",
+        r"\bpenso che\b",
+        r"\bcredo che\b",
+    ),
+    "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
+    "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
+    "tr": (r"\bolmalı\b", r"\bmuhtemelen\b"),
+    "pl": (r"\bpowinno (?:\w+ )?(?:działać|być)", r"\bprawdopodobnie\b"),
+}
+
+DONE_WORLD: Lexicon = {
+    "zh": (
+        r"已(?:经)?(?:成功)?(?:修复|完成|实现|添加|更新|解决|创建|删除|推送|提交|合并|修改|配置|部署)",
+        r"完成[了！!。]",
+        r"成功[了！!。]",
+        r"搞定",
+        r"修复了",
+        r"解决了",
+    ),
+    "ja": (
+        r"完了しました",
+        r"修正しました",
+        r"実装しました",
+        r"追加しました",
+        r"更新しました",
+        r"作成しました",
+        r"完了です",
+        r"成功しました",
+    ),
+    "ko": (
+        r"완료(?:했습니다|되었습니다)",
+        r"수정했습니다",
+        r"구현했습니다",
+        r"추가했습니다",
+        r"성공적으로",
+    ),
+    "ru": (
+        r"\bготово\b",
+        r"\bсделано\b",
+        r"\bисправил[аи]?\b",
+        r"\bисправлен[оа]?\b",
+        r"\bдобавил\b",
+        r"\bреализовал\b",
+        r"\bвыполнено\b",
+        r"\bуспешно\b",
+        r"\bзавершен[оа]?\b",
+    ),
+    "uk": (r"\bвиправив\b", r"\bзроблено\b", r"\bдодав\b", r"\bуспішно\b", r"\bготово\b"),
+    "pt": (
+        r"\bconcluíd[oa]\b",
+        r"\bimplementad[oa]s?\b",
+        r"\bcorrigid[oa]s?\b",
+        r"\bcom sucesso\b",
+        r"\bfeito\b",
+    ),
+    "it": (
+        r"\bcompletat[oa]\b",
+        r"\bimplementat[oa]\b",
+        r"\bcorrett[oa]\b",
+        r"\bcon successo\b",
+        r"\bfatto\b",
+    ),
+    "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
+    "id": (r"\bberhasil\b", r"\bselesai\b"),
+    "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
+    "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
+}
+
+ONGOING_WORLD: Lexicon = {
+    "zh": (
+        r"让我(?:们)?",
+        r"我(?:来|先|将|会|现在)",
+        r"接下来",
+        r"下一步",
+        r"现在(?:开始|来|让)",
+        r"正在",
+    ),
+    "ja": (
+        r"しましょう",
+        r"していきます",
+        r"を確認します",
+        r"次に",
+        r"してみます",
+        r"今から",
+        r"確認してみます",
+        r"修正します",
+        r"実行します",
+    ),
+    "ko": (r"하겠습니다", r"해 보겠습니다", r"확인하겠습니다", r"다음으로"),
+    "ru": (
+        r"\bдавайте\b",
+        r"\bсейчас (?:я )?(?:\w+ю|\w+у)\b",
+        r"\bтеперь (?:я )?(?:\w+ю|\w+у)\b",
+        r"\bзатем\b",
+        r"\bпроверю\b",
+        r"\bзапущу\b",
+        r"\bпосмотрю\b",
+    ),
+    "uk": (r"\bзараз (?:я )?\w+\b", r"\bдавай\b", r"\bперевірю\b", r"\bспочатку\b"),
+    "pt": (
+        r"\bvou (?:\w+ar|\w+er|\w+ir)\b",
+        r"\bagora (?:vou|vamos)\b",
+        r"\bvamos (?:\w+ar|\w+er|\w+ir)\b",
+        r"\bem seguida\b",
+        r"\bdeixe-me\b",
+    ),
+    "it": (
+        r"\bora (?:\w+o|procedo)\b",
+        r"\bprocedo\b",
+        r"\bvado a\b",
+        r"\blasciami\b",
+        r"\bpasso a\b",
+    ),
+    "vi": (r"\btôi sẽ\b", r"\btiếp theo\b", r"\bđể tôi\b"),
+    "id": (r"\bsaya akan\b", r"\bselanjutnya\b"),
+    "tr": (r"\bşimdi\b", r"\bardından\b"),
+    "pl": (r"\bteraz (?:\w+ę)\b", r"\bnastępnie\b", r"\bsprawdzę\b"),
+}
+
+# Requests addressed to the human (to answer, decide, run, paste, confirm, log in).
+ASK_WORLD: Lexicon = {
+    "zh": (
+        r"请(?:告诉|确认|提供|运行|执行|检查|选择|回复|发送|粘贴|在|先)",
+        r"告诉我",
+        r"是否需要我",
+        r"需要我",
+        r"要不要",
+        r"您(?:想|希望|可以)",
+        r"你(?:想|希望)",
+        r"发(?:给)?我",
+        r"截图",
+        r"粘贴(?:进|到)",
+        r"回复",
+    ),
+    "ja": (
+        r"教えてください",
+        r"確認してください",
+        r"実行してください",
+        r"いかがでしょうか",
+        r"しますか",
+        r"お願いします",
+    ),
+    "ko": (r"알려주세요", r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
+    "ru": (
+        r"\bподтвердите\b",
+        r"\bскажите\b",
+        r"\bсообщите\b",
+        r"\bдайте знать\b",
+        r"\bхотите\b",
+        r"\bвыберите\b",
+        r"\bвыполните\b",
+        r"\bзапустите\b",
+    ),
+    "uk": (r"\bпідтвердіть\b", r"\bскажіть\b", r"\bхочете\b", r"\bвиконайте\b"),
+    "pt": (
+        r"\bme (?:diga|avise)\b",
+        r"\bconfirme\b",
+        r"\bvocê (?:quer|prefere|pode)\b",
+        r"\bdeseja\b",
+        r"\bexecute\b",
+    ),
+    "it": (r"\bfammi sapere\b", r"\bconferma\b", r"\bvuoi\b", r"\bpreferisci\b", r"\besegui\b"),
+    "vi": (r"\bvui lòng\b", r"\bcho tôi biết\b", r"\bbạn có muốn\b"),
+    "id": (r"\bsilakan\b", r"\bberi tahu\b"),
+    "tr": (r"\blütfen\b", r"\bister misiniz\b"),
+    "pl": (r"\bproszę\b", r"\bdaj (?:mi )?znać\b", r"\bczy chcesz\b"),
+}

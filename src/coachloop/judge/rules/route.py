@@ -1,0 +1,75 @@
+"""The offline route: sure deliveries first, then the learned score, deliver when unsure.
+
+1. The ordered rules (`classify`) read the message and propose a type and problems.
+2. Sure deliveries: the run broke, the human is asked plainly, something outside the
+   agent's control is named (`vector.sure_deliver`), or the rules found an error.
+3. Otherwise the scorer weighs the message's signals; only a probability at or above
+   its threshold sends the agent back. Everything below goes to the human, so an
+   unclear message is never suppressed.
+
+The reason of the outcome names the signals that decided it.
+"""
+
+from __future__ import annotations
+
+from coachloop.core.judge_input import JudgeInput
+from coachloop.core.verdict import MessageType, Problem
+from coachloop.judge.rules.classify import Outcome
+from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.scorer import Scorer
+from coachloop.judge.rules.vector import signals, sure_deliver
+
+
+def _problems_for(on: set[str], outcome: Outcome, f: Features) -> list[Problem]:
+    """What the coaching should name for a continued completion claim."""
+    if outcome.problems:
+        return list(outcome.problems)
+    found: list[Problem] = [Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]]
+    if "tests_failing" in on:
+        found.append(Problem(kind="failing", detail="the test run shown has failures"))
+    if "claim_handoff" in on:
+        found.append(
+            Problem(kind="unverified", detail="the check is left to the human; none is shown")
+        )
+    if not found and ("claim_no_evidence" in on or "fix_no_evidence" in on):
+        found.append(Problem(kind="no_evidence", detail="no checkable evidence"))
+    return found
+
+
+def _claims(on: set[str]) -> bool:
+    return bool(on & {"done", "done_opening", "asserted", "hedge", "fix_claim"})
+
+
+def _delivered_type(outcome: Outcome, on: set[str]) -> MessageType:
+    if outcome.type != "status":
+        return outcome.type
+    if "blocked" in on:
+        return "blocker"
+    if _claims(on) or "evidence" in on or "answer_like" in on or "long" in on:
+        return "completion"
+    return "question"
+
+
+def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Outcome:
+    """The final outcome for one stop (see the module docstring)."""
+    sure = sure_deliver(f, outcome)
+    if sure is not None:
+        if outcome.type != "status":
+            return Outcome(outcome.type, outcome.confidence, outcome.reason)
+        why: str = {
+            "error": "the message reports that the agent's own run failed",
+            "question": "the agent asks the human to answer or act",
+            "blocker": "something outside the agent's control stops the work",
+        }.get(sure, outcome.reason)
+        return Outcome(sure, 0.85, why)
+
+    on = signals(f, item, outcome)
+    p = scorer.probability(on)
+    if p >= scorer.threshold:
+        why = "; ".join(scorer.explain(on, toward_continue=True)) or outcome.reason
+        problems = _problems_for(on, outcome, f) if _claims(on) else []
+        kind = "a completion claim that does not hold up" if problems else "work still under way"
+        return Outcome("status", round(p, 3), f"{kind}: {why}", problems)
+    kind = _delivered_type(outcome, on)
+    why = "; ".join(scorer.explain(on, toward_continue=False)) or outcome.reason
+    return Outcome(kind, round(1.0 - p, 3), f"for the human: {why}")
