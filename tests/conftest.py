@@ -97,3 +97,20 @@ def store_spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store
         if keys:
             client.delete(*keys)
         client.close()
+
+
+# --- The real Codex CLI and Gemini CLI (npm) -------------------------------------------
+# Installed into .cache/npm-agents by .ci/run, or here on first use; a failed install
+# FAILS the tests that need them (COACHLOOP_SKIP_AGENT_CLIS=1 skips them explicitly).
+
+
+@pytest.fixture(scope="session")
+def agent_clis() -> dict[str, Path]:
+    from agent_clis import AgentCliError, ensure
+
+    if os.environ.get("COACHLOOP_SKIP_AGENT_CLIS") == "1":
+        pytest.skip("COACHLOOP_SKIP_AGENT_CLIS=1: the Codex and Gemini CLI tests are skipped")
+    try:
+        return ensure()
+    except AgentCliError as exc:
+        pytest.fail(f"the Codex and Gemini CLIs are needed and could not be installed: {exc}")

@@ -217,7 +217,8 @@ JS_RUNNERS = Path(__file__).parent / "js_runners"
 
 
 def js_runners() -> Path:
-    """tests/js_runners/node_modules with vitest and jest (`npm ci` on first use).
+    """tests/js_runners/node_modules with vitest and jest (`npm install` on first use;
+    not `npm ci`, which npm 11 refuses over rollup's optional platform packages).
 
     Without npm the JavaScript tests skip, saying so, except on CI (CI has npm: a
     missing npm there is a failure, never a silent skip)."""
@@ -230,7 +231,7 @@ def js_runners() -> Path:
             pytest.fail("npm is missing on CI: the JavaScript duel tests must run there")
         pytest.skip("npm is not installed: the JavaScript duel tests need it (CI has it)")
     done = subprocess.run(
-        [npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"],
         cwd=JS_RUNNERS,
         capture_output=True,
         text=True,
@@ -238,7 +239,7 @@ def js_runners() -> Path:
         check=False,
     )
     if done.returncode != 0:
-        pytest.fail(f"npm ci in {JS_RUNNERS} failed:\n{done.stdout}\n{done.stderr}")
+        pytest.fail(f"npm install in {JS_RUNNERS} failed:\n{done.stdout}\n{done.stderr}")
     return modules
 
 

@@ -158,19 +158,98 @@ def test_http_hook_answers_and_a_closed_port_does_not(
 
 
 def test_codex_and_gemini_hooks_answer(project: Path) -> None:
-    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
-    assert run("install", "--agent", "gemini", "--dir", str(project)).exit_code == 0
-    gemini = project / ".gemini" / "settings.json"
+    user = ("--user", "--dir", str(project))
+    assert run("install", "--agent", "codex", "--notify", *user).exit_code == 0
+    assert run("install", "--agent", "gemini", *user).exit_code == 0
+    gemini = Path.home() / ".gemini" / "settings.json"
     data = json.loads(gemini.read_text())
-    data["hooks"]["disabled"] = ["coachloop"]
+    data["hooks"]["disabled"] = ["coachloop"]  # not a key Gemini CLI reads: still runs
     gemini.write_text(json.dumps(data))
+    trust_gemini_folder(project)
     code, report = doctor(project, "--agent", "codex", "--agent", "gemini")
     assert code == 0, report["problems"]
     kinds = {p["kind"]: p for p in report["probes"]}
     assert kinds["notify"]["target"] == f"{SCRIPT} hook codex-notify" and kinds["notify"]["answers"]
     assert kinds["command"]["target"] == f"{SCRIPT} hook gemini" and kinds["command"]["answers"]
-    assert installation(report, "gemini", "project")["hooks"][0]["timeout_s"] == 30.0
-    assert "'coachloop' is in hooks.disabled" in installation(report, "gemini", "project")["notes"]
+    [notify] = installation(report, "codex", "user")["hooks"]
+    assert notify["file"] == str(Path.home() / ".codex" / "config.toml")  # not hooks.json
+    found = installation(report, "gemini", "user")
+    assert found["hooks"][0]["timeout_s"] == 30.0 and found["problems"] == []
+    assert any("hooks.disabled is not read by Gemini CLI" in n for n in found["notes"])
+
+
+def trust_gemini_folder(project: Path, level: str = "TRUST_FOLDER", **more: str) -> None:
+    """Gemini CLI's trusted folders file with one rule for `project` (and `more`)."""
+    folders = Path.home() / ".gemini" / "trustedFolders.json"
+    folders.parent.mkdir(exist_ok=True)
+    folders.write_text(json.dumps({str(project): level, **more}))
+
+
+def problems_of(project: Path, agent: str, scope: str) -> list[str]:
+    code, report = doctor(project, "--agent", agent)
+    problems: list[str] = installation(report, agent, scope)["problems"]
+    assert (code == 1) == bool(problems), report["problems"]
+    return problems
+
+
+def test_doctor_says_why_a_gemini_hook_will_not_run_and_how_to_fix_it(project: Path) -> None:
+    assert run("install", "--agent", "gemini", "--dir", str(project)).exit_code == 0
+    [untrusted] = problems_of(project, "gemini", "project")
+    assert f"it does not trust {project}" in untrusted and "--skip-trust" in untrusted
+    assert '"TRUST_FOLDER"' in untrusted and "GEMINI_CLI_TRUST_WORKSPACE=true" in untrusted
+    # the longest rule wins: the project is distrusted inside a trusted parent
+    trust_gemini_folder(project, "DO_NOT_TRUST", **{str(project.parent): "TRUST_FOLDER"})
+    assert problems_of(project, "gemini", "project") != []
+    trust_gemini_folder(project / "notes.md", "TRUST_PARENT")  # trusts the file's folder
+    assert problems_of(project, "gemini", "project") == []
+    settings = project / ".gemini" / "settings.json"
+    data = json.loads(settings.read_text())
+    data["hooksConfig"] = {"disabled": ["coachloop"]}  # what /hooks disable writes
+    settings.write_text(json.dumps(data))
+    [disabled] = problems_of(project, "gemini", "project")
+    assert "hooksConfig.disabled" in disabled and "/hooks enable coachloop" in disabled
+    data["hooksConfig"] = {"enabled": False}
+    settings.write_text(json.dumps(data))
+    [off] = problems_of(project, "gemini", "project")
+    assert "runs no hooks: hooksConfig.enabled is false" in off
+    text = run("doctor", "--agent", "gemini", "--dir", str(project)).output
+    assert "WILL NOT RUN: Gemini CLI runs no hooks" in text
+
+
+def test_doctor_says_why_a_codex_hook_will_not_run_and_how_to_fix_it(project: Path) -> None:
+    from coachloop.agents.install.codex_trust import handler_hash
+
+    assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    [project_trust, hook_trust] = problems_of(project, "codex", "project")
+    assert "only when the project is trusted" in project_trust
+    assert "the Stop and UserPromptSubmit hooks: they are not trusted yet" in hook_trust
+    assert "/hooks" in hook_trust and "codex exec --dangerously-bypass-hook-trust" in hook_trust
+    hooks_path = project / ".codex" / "hooks.json"
+    hooks = json.loads(hooks_path.read_text())["hooks"]
+    config = Path.home() / ".codex" / "config.toml"
+    config.parent.mkdir()
+    lines = [f'[projects."{project}"]', 'trust_level = "trusted"']
+    for event, key in (("Stop", "stop"), ("UserPromptSubmit", "user_prompt_submit")):
+        handler = hooks[event][0]["hooks"][0]
+        lines += [f'[hooks.state."{hooks_path}:{key}:0:0"]']
+        lines += [f'trusted_hash = "{handler_hash(event, handler)}"']
+    config.write_text("\n".join(lines) + "\n")
+    assert problems_of(project, "codex", "project") == []
+    hooks["Stop"][0]["hooks"][0]["timeout"] = 31  # a changed hook needs trusting again
+    hooks_path.write_text(json.dumps({"hooks": hooks}))
+    [changed] = problems_of(project, "codex", "project")
+    assert "the Stop hook: it has changed since it was trusted" in changed
+    config.write_text(config.read_text() + "enabled = false\n")  # the last table: prompt
+    assert any("disabled in Codex" in p for p in problems_of(project, "codex", "project"))
+
+
+def test_a_codex_notify_in_a_project_config_is_reported_as_not_running(project: Path) -> None:
+    config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(f'notify = ["{SCRIPT}", "hook", "codex-notify"]\n')  # an older install
+    [problem] = problems_of(project, "codex", "project")
+    assert f"notify in {config} does not run" in problem
+    assert "coachloop install --agent codex --user --notify" in problem
 
 
 def test_hooks_that_would_run_twice_are_reported(project: Path) -> None:

@@ -19,6 +19,7 @@ from hook_support import (
     run_hook,
     store_of,
 )
+from transcript_support import Chat, Rollout
 
 
 @pytest.fixture
@@ -98,23 +99,51 @@ def test_codex_stop_blocks_a_hedge_with_the_turn_as_job(project: Path) -> None:
         assert store.get_session("t1").agent == "codex"
 
 
-def test_codex_a_new_turn_resets_the_cap_but_never_right_after_a_continuation(
+def test_codex_a_new_turn_resets_the_cap_with_its_prompt_but_never_after_a_continuation(
+    project: Path, tmp_path: Path
+) -> None:
+    rollout = Rollout(tmp_path / "rollout.jsonl").turn("turn-1", "fix the login bug")
+
+    def stop(text: str, turn: str, active: bool = False) -> dict[str, Any]:
+        payload = codex_stop("t1", project, text, turn, active=active)
+        return {**payload, "transcript_path": str(rollout.path)}
+
+    replies = [call("codex", stop(f"{HEDGE} {i}", "turn-1", active=i > 0)) for i in range(4)]
+    assert [decision(r) is not None for r in replies] == [True, True, True, False]  # cap 3
+    # the human typed again (no prompt hook ran): turn-2 is recorded with its prompt
+    rollout.turn("turn-2", "now the logout bug")
+    assert decision(call("codex", stop(HEDGE, "turn-2"))) is not None
+    # a stop that follows a continuation is its reply, whatever its turn: no reset
+    rollout.turn("turn-3", "and the signup bug")
+    call("codex", stop(f"{HEDGE} again", "turn-3"))
+    with store_of(project) as store:
+        humans = [r for r in store.timeline("t1") if r.kind == "human"]
+        assert [h.text for h in humans] == ["fix the login bug", "now the logout bug"]
+        assert store.get_session("t1").continues == 2
+
+
+def test_codex_a_turn_without_a_readable_rollout_records_no_empty_human_event(
     project: Path,
 ) -> None:
-    replies = [
-        call("codex", codex_stop("t1", project, f"{HEDGE} {i}", "turn-1", active=i > 0))
-        for i in range(4)
-    ]
-    assert [decision(r) is not None for r in replies] == [True, True, True, False]  # cap 3
-    # the human typed again: Codex starts turn-2 (no prompt hook installed)
-    assert decision(call("codex", codex_stop("t1", project, HEDGE, "turn-2"))) is not None
-    # a stop that follows a continuation is its reply, whatever its turn id: no reset
-    call("codex", codex_stop("t1", project, f"{HEDGE} again", "turn-3"))
+    call("codex", codex_stop("t1", project, HEDGE, "turn-1"))  # transcript_path is null
+    call("codex", codex_stop("t1", project, QUESTION, "turn-2"))
     with store_of(project) as store:
-        kinds = [r.kind for r in store.timeline("t1")]
-        assert kinds.count("human") == 1
-        assert kinds.index("human") == 4  # recorded just before the stop of turn-2
-        assert store.get_session("t1").continues == 2
+        assert [r.kind for r in store.timeline("t1")] == ["stop", "stop"]
+
+
+def test_codex_an_empty_turn_is_read_from_the_rollout(project: Path, tmp_path: Path) -> None:
+    rollout = Rollout(tmp_path / "rollout.jsonl").turn("turn-1", "fix it")
+    rollout.say("Running the tests.").shell("pytest -q", "2 passed").say(HEDGE)
+    payload = {**codex_stop("t1", project, None, "turn-1"), "transcript_path": str(rollout.path)}
+    body = decision(call("codex", payload))  # null last_assistant_message: the rollout says
+    assert body is not None and "should work now" in body["reason"].lower()
+    # the reply to the coaching said nothing: an error, delivered, never continued
+    rollout.hook_prompt(body["reason"])
+    again = {**payload, "stop_hook_active": True}
+    assert call("codex", again).stdout == b""
+    with store_of(project) as store:
+        last = store.timeline("t1")[-1]
+        assert (last.decision, last.verdict_type) == ("deliver", "error")
 
 
 def test_codex_prompt_and_failure_hooks(project: Path) -> None:
@@ -201,6 +230,26 @@ def test_gemini_retries_keep_their_job_until_the_cap_and_a_new_prompt_resets(pro
         assert [r.decision for r in stops] == ["continue"] * 3 + ["deliver", "deliver", "continue"]
         jobs = {r.job_id for r in stops[:5]}
         assert len(jobs) == 1 and stops[5].job_id not in jobs
+
+
+def test_gemini_stops_are_read_from_the_chat_file(project: Path, tmp_path: Path) -> None:
+    chat = Chat(tmp_path / "chat.jsonl").user("fix it").gemini(HEDGE)
+
+    def stop(stacked: str, active: bool) -> dict[str, Any]:
+        payload = after_agent("g1", project, "fix it", stacked, active=active)
+        return {**payload, "transcript_path": str(chat.path)}
+
+    body = decision(call("gemini", stop(HEDGE, False)))
+    assert body is not None
+    # Gemini retries: the reason as a user message, a tool call, then the answer from a
+    # fresh model call: stop_hook_active false, prompt_response stacked and garbled
+    chat.user(body["reason"]).shell("pytest -q", "42 passed").gemini(EVIDENCE)
+    garbled = f"{HEDGE}\n{EVIDENCE} {EVIDENCE[20:]}"
+    assert call("gemini", stop(garbled, False)).stdout == b""
+    with store_of(project) as store:
+        last = store.timeline("g1")[-1]
+        assert (last.decision, last.text) == ("deliver", EVIDENCE)  # the answer alone
+        assert [e.text for e in store.outbox_pending()] == [EVIDENCE]
 
 
 def test_gemini_empty_response_is_an_error_never_a_retry(project: Path) -> None:

@@ -300,7 +300,7 @@ args = ["-y", "docs-mcp"]
 """
 
 
-def test_codex_stop_hook_round_trip(project: Path) -> None:
+def test_codex_hooks_round_trip(project: Path) -> None:
     hooks = project / ".codex" / "hooks.json"
     hooks.parent.mkdir()
     theirs: dict[str, Any] = {
@@ -313,13 +313,17 @@ def test_codex_stop_hook_round_trip(project: Path) -> None:
     }
     hooks.write_text(json.dumps(theirs))
     res = run("install", "--agent", "codex", "--dir", str(project))
-    assert res.exit_code == 0 and "trust" in res.output
+    assert res.exit_code == 0, res.output
+    # the install says, with the fix, that Codex will not run them yet
+    assert "only when the project is trusted" in res.output
+    assert "UserPromptSubmit hooks: they are not trusted yet" in res.output
+    assert "/hooks" in res.output
+    assert "--dangerously-bypass-hook-trust" in res.output
     data = load(hooks)
     assert data["hooks"]["SessionStart"] == theirs["hooks"]["SessionStart"]
-    assert data["hooks"]["Stop"] == [
-        theirs["hooks"]["Stop"][0],
-        {"hooks": [{"type": "command", "command": ours("codex"), "timeout": 30}]},
-    ]
+    handler = {"type": "command", "command": ours("codex"), "timeout": 30}
+    assert data["hooks"]["Stop"] == [theirs["hooks"]["Stop"][0], {"hooks": [handler]}]
+    assert data["hooks"]["UserPromptSubmit"] == [{"hooks": [handler]}]
     first = hooks.read_bytes()
     assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
     assert hooks.read_bytes() == first
@@ -327,11 +331,16 @@ def test_codex_stop_hook_round_trip(project: Path) -> None:
     assert load(hooks) == theirs
 
 
-def test_codex_notify_is_a_minimal_text_edit(project: Path) -> None:
-    config = project / ".codex" / "config.toml"
+def user_codex(project: Path) -> Path:
+    """The user's Codex directory of the `project` fixture (HOME/.codex; no CODEX_HOME)."""
+    return Path(os.environ["HOME"]) / ".codex"
+
+
+def test_codex_notify_is_a_minimal_text_edit_of_the_users_config(project: Path) -> None:
+    config = user_codex(project) / "config.toml"
     config.parent.mkdir()
     config.write_text(CODEX_CONFIG)
-    res = run("install", "--agent", "codex", "--notify", "--dir", str(project))
+    res = run("install", "--agent", "codex", "--user", "--notify", "--dir", str(project))
     assert res.exit_code == 0, res.output
     text = config.read_text()
     parsed = tomllib.loads(text)
@@ -339,34 +348,47 @@ def test_codex_notify_is_a_minimal_text_edit(project: Path) -> None:
     assert parsed == tomllib.loads(CODEX_CONFIG)
     assert text.startswith("# my codex config\n# (hand-written)\n\n# coachloop:")
     assert all(line in text.splitlines() for line in CODEX_CONFIG.splitlines())
-    assert not (project / ".codex" / "hooks.json").exists()  # notify instead of the Stop hook
-    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+    assert not (config.parent / "hooks.json").exists()  # notify instead of the hooks
+    assert run("install", "--agent", "codex", "--user", "--notify").exit_code == 0
     assert config.read_text() == text
-    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert run("uninstall", "--agent", "codex", "--user").exit_code == 0
     assert config.read_text() == CODEX_CONFIG
 
 
-def test_codex_switches_between_notify_and_the_stop_hook(project: Path) -> None:
-    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
+def test_codex_notify_at_project_scope_is_refused_with_the_reason(project: Path) -> None:
     config = project / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(CODEX_CONFIG)
+    res = run("install", "--agent", "codex", "--notify", "--dir", str(project))
+    assert res.exit_code == 1 and "[refused]" in res.output
+    assert "Codex ignores notify in a project's .codex/config.toml" in res.output
+    assert "coachloop install --agent codex --user --notify" in res.output
+    assert config.read_text() == CODEX_CONFIG
+    assert not (project / ".codex" / "hooks.json").exists()
+
+
+def test_codex_switches_between_notify_and_the_hooks(project: Path) -> None:
+    user = ("--agent", "codex", "--user", "--dir", str(project))
+    assert run("install", "--notify", *user).exit_code == 0
+    config = user_codex(project) / "config.toml"
     assert "notify" in tomllib.loads(config.read_text())
-    res = run("install", "--agent", "codex", "--dir", str(project))
+    res = run("install", *user)
     assert res.exit_code == 0 and "removed coachloop's notify" in res.output
     assert tomllib.loads(config.read_text()) == {}
-    assert "Stop" in load(project / ".codex" / "hooks.json")["hooks"]
-    assert run("install", "--agent", "codex", "--notify", "--dir", str(project)).exit_code == 0
-    assert load(project / ".codex" / "hooks.json") == {}
+    assert "Stop" in load(user_codex(project) / "hooks.json")["hooks"]
+    assert run("install", "--notify", *user).exit_code == 0
+    assert load(user_codex(project) / "hooks.json") == {}
 
 
 def test_codex_never_replaces_a_users_notify(project: Path) -> None:
-    config = project / ".codex" / "config.toml"
+    config = user_codex(project) / "config.toml"
     config.parent.mkdir()
     mine = 'notify = ["notify-send", "Codex"]\n' + CODEX_CONFIG
     config.write_text(mine)
-    res = run("install", "--agent", "codex", "--notify", "--dir", str(project))
+    res = run("install", "--agent", "codex", "--user", "--notify", "--dir", str(project))
     assert res.exit_code == 1 and "notify-send Codex" in res.output and "[refused]" in res.output
     assert config.read_text() == mine
-    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
+    assert run("uninstall", "--agent", "codex", "--user", "--dir", str(project)).exit_code == 0
     assert config.read_text() == mine
 
 

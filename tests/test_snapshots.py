@@ -98,6 +98,25 @@ def test_secrets_are_redacted() -> None:
     assert "sk-ant" not in path.read_text() and bot not in path.read_text()
 
 
+def test_the_needles_only_skip_patterns_that_cannot_match() -> None:
+    """`redact_text` runs a pattern only when its needle is in the text: the result is the
+    one every pattern run unconditionally gives, also with case-folding characters."""
+    samples = [
+        "Authorization: Bearer abcdefgh12345678",
+        "AUTHORIZATION=token zzzzzzzzzz",
+        "Key: sk-" + "k" * 20,  # Kelvin sign
+        "my_api_key = hunter2hunter2 and Password=x",
+        "plain prose: nothing to hide, 42 passed = fine",
+        "12345678:" + "A" * 35 + " ghs_" + "b" * 24 + " AKIA" + "C" * 16,
+        "BEARER " + "x" * 12 + " sk-ant-" + "y" * 10,
+    ]
+    for text in samples:
+        unconditional = text
+        for _, pattern, repl in snapshots._SECRET_PATTERNS:
+            unconditional = pattern.sub(repl, unconditional)
+        assert snapshots.redact_text(text) == unconditional, text
+
+
 def test_a_corrupt_snapshot_is_a_clear_error(tmp_path: Path) -> None:
     folder = tmp_path / "s"
     folder.mkdir()

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "show": "coachloop.cli.sessions_cmd:show",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
+    "dashboard": "coachloop.cli.dashboard_cmd:dashboard",
     "install": "coachloop.cli.install_cmd:install",
     "uninstall": "coachloop.cli.install_cmd:uninstall",
     "doctor": "coachloop.cli.install_cmd:doctor",

@@ -196,15 +196,22 @@ def doctor(agents: tuple[str, ...], directory: Path, as_json: bool) -> None:
 
 def _print_report(report: dict[str, Any]) -> None:
     for item in report["installations"]:
-        where = f"{item['agent']:<11} {item['scope']:<7} {item['path']}"
+        head = f"{item['agent']:<11} {item['scope']:<7}"
+        where = f"{head} {item['path']}"
         if item["error"]:
             click.echo(f"{where}: unreadable ({item['error']})")
         elif not item["hooks"]:
             click.echo(f"{where}: {'not installed' if item['exists'] else 'no file'}")
         else:
-            kinds = sorted({hook["kind"] for hook in item["hooks"]})
-            events = ", ".join(hook["event"] for hook in item["hooks"])
-            click.echo(f"{where}: {'/'.join(kinds)} hook on {events}")
+            files: dict[str, list[dict[str, Any]]] = {}
+            for hook in item["hooks"]:
+                files.setdefault(hook["file"] or item["path"], []).append(hook)
+            for file, hooks in files.items():
+                kinds = "/".join(sorted({hook["kind"] for hook in hooks}))
+                events = ", ".join(hook["event"] for hook in hooks)
+                click.echo(f"{head} {file}: {kinds} hook on {events}")
+        for problem in item["problems"]:
+            click.echo(f"  WILL NOT RUN: {problem}")
         for note in item["notes"]:
             click.echo(f"  note: {note}")
     for probe in report["probes"]:

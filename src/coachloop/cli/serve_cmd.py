@@ -20,6 +20,7 @@ import click
 )
 @click.option("--no-http", is_flag=True, help="Serve only the unix socket.")
 @click.option("--no-socket", is_flag=True, help="Serve only HTTP.")
+@click.option("--no-dashboard", is_flag=True, help="No dashboard at / (hooks and /health only).")
 @click.option(
     "--idle-timeout",
     default=0.0,
@@ -33,6 +34,7 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
     socket_path: str | None,
     no_http: bool,
     no_socket: bool,
+    no_dashboard: bool,
     idle_timeout: float,
 ) -> None:
     """Serve agent hooks from one warm process.
@@ -41,8 +43,10 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
     HTTP, for Claude Code `http` hooks (one supervisor for many agents):
       POST /hooks/claude-code | /hooks/codex | /hooks/gemini   (the hook JSON)
       GET  /health
+      GET  /            the live dashboard (`coachloop dashboard` opens it)
     The unix socket is the fast path of `coachloop hook AGENT` (command hooks).
-    Set COACHLOOP_SERVE_TOKEN to require `Authorization: Bearer <token>` over HTTP.
+    Set COACHLOOP_SERVE_TOKEN to require `Authorization: Bearer <token>` over HTTP
+    (the dashboard then asks for it: a login form, or the URL `/?token=...`).
     All state lives in the store: replicas on one Redis store act as one.
     """
     from coachloop.agents.client import socket_path as default_socket
@@ -60,5 +64,6 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
         socket_path=None if no_socket else socket_path,
         idle_timeout=max(idle_timeout, 0.0),
         token=os.environ.get("COACHLOOP_SERVE_TOKEN") or None,
+        dashboard=not no_dashboard,
     )
     sys.exit(run(options))

@@ -59,6 +59,7 @@ class ServeOptions:
     idle_timeout: float = 0.0
     token: str | None = None
     lock_wait: float = 2.0
+    dashboard: bool = True
 
 
 def run(options: ServeOptions, out: TextIO | None = None) -> int:
@@ -98,7 +99,15 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
                     os.unlink(path + ".spawn")  # a spawn may be tried again from now on
         if options.http:
             try:
-                servers.append(HookHTTPServer(options.host, options.port, activity, options.token))
+                servers.append(
+                    HookHTTPServer(
+                        options.host,
+                        options.port,
+                        activity,
+                        options.token,
+                        dashboard=options.dashboard,
+                    )
+                )
             except OSError as exc:
                 print(
                     f"coachloop serve: cannot listen on {options.host}:{options.port}: {exc}",
@@ -116,7 +125,8 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
         if options.http and not options.token and not _loopback(options.host):
             print(
                 f"coachloop serve: warning: {options.host} is reachable from other machines "
-                "and COACHLOOP_SERVE_TOKEN is not set: anyone who reaches it can post hooks",
+                "and COACHLOOP_SERVE_TOKEN is not set: anyone who reaches it can post hooks "
+                "and read the dashboard",
                 file=out,
                 flush=True,
             )
@@ -152,6 +162,8 @@ def describe(servers: list[HookSocketServer | HookHTTPServer]) -> str:
     for server in servers:
         if isinstance(server, HookHTTPServer):
             parts.append(f"http on {server.url}/hooks/<agent>")
+            if server.dashboard is not None:
+                parts.append(f"dashboard on {server.url}/")
         else:
             parts.append(f"unix socket {server.path}")
     return ", ".join(parts)

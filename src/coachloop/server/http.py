@@ -5,6 +5,9 @@
            (`{"decision": "block", "reason": ...}` to continue; empty to let it stop).
            Content-Type application/json; `X-Coachloop-Exit` carries the exit code.
     GET /health -> 200 {"ok": true, "pid": ..., "served": ..., "in_flight": ...}
+    GET /, /session/..., /stats, /events, /static/..., /login, POST /login -> the dashboard
+        (`coachloop.dashboard`), built when the server starts (unless `dashboard=False`)
+        and imported only then.
 
 Claude Code reads a 2xx response's JSON body like a command hook's stdout; a non-2xx
 answer, a timeout or a refused connection never blocks the agent. So any payload on a
@@ -24,14 +27,19 @@ import logging
 import os
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING
 
 from coachloop.server.activity import Activity
+
+if TYPE_CHECKING:
+    from coachloop.dashboard.app import Dashboard
 
 log = logging.getLogger("coachloop.server")
 
 AGENTS = ("claude-code", "codex", "gemini")
 HOOK_PREFIX = "/hooks/"
 MAX_BODY = 64 * 1024 * 1024
+MAX_FORM_BODY = 64 * 1024
 IDLE_CONNECTION_TIMEOUT = 120.0
 
 
@@ -49,10 +57,41 @@ class HookHTTPServer(ThreadingHTTPServer):
     daemon_threads = True
     request_queue_size = 256
 
-    def __init__(self, host: str, port: int, activity: Activity, token: str | None = None):
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        activity: Activity,
+        token: str | None = None,
+        *,
+        dashboard: bool = True,
+    ):
         self.activity = activity
         self.token = token
         super().__init__((host, port), HookHandler)
+        self.dashboard: Dashboard | None = None
+        self.dashboard_error = ""
+        if dashboard:
+            self._build_dashboard(host)
+
+    def _build_dashboard(self, host: str) -> None:
+        import coachloop.dashboard as dash
+
+        if not dash.available():
+            self.dashboard_error = dash.INSTALL_HINT
+            return
+        self.dashboard = dash.make_dashboard(
+            token=self.token,
+            port=int(self.server_address[1]),
+            host=host,
+            touch=self.activity.touch,
+        )
+
+    def shutdown(self) -> None:
+        """Stop serving; open dashboard streams end at their next poll."""
+        if self.dashboard is not None:
+            self.dashboard.close()
+        super().shutdown()
 
     @property
     def url(self) -> str:
@@ -73,7 +112,10 @@ class HookHandler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         agent = route(self.path)
         if agent is None:
-            self._respond(404, b'{"error": "not found"}', close=True)
+            if self.path.split("?", 1)[0] == "/login" and self._dashboard_path():
+                self._dashboard("POST")
+            else:
+                self._respond(404, b'{"error": "not found"}', close=True)
             return
         if not self._authorized():
             self._respond(401, b'{"error": "unauthorized"}', close=True)
@@ -100,6 +142,8 @@ class HookHandler(BaseHTTPRequestHandler):
             self._respond(200, json.dumps(health).encode())
         elif route(self.path) is not None:
             self._respond(405, b'{"error": "use POST"}', close=True, allow="POST")
+        elif self._dashboard_path():
+            self._dashboard("GET")
         else:
             self._respond(404, b'{"error": "not found"}', close=True)
 
@@ -163,6 +207,50 @@ class HookHandler(BaseHTTPRequestHandler):
             chunks.append(chunk)
             self.rfile.readline(1024)  # the CRLF after the chunk
 
+    def _dashboard_path(self) -> bool:
+        """True for a dashboard path on a server with a dashboard (or one that would have
+        one, but lacks Jinja2: it answers with the install hint)."""
+        app = self.server.dashboard
+        if app is None:
+            return bool(self.server.dashboard_error) and self.path.split("?", 1)[0] == "/"
+        return app.serves(self.path)
+
+    def _dashboard(self, method: str) -> None:
+        """Hand the request to the dashboard and write its answer (or its event stream)."""
+        app = self.server.dashboard
+        if app is None:  # Jinja2 is missing: say how to get the dashboard
+            error = json.dumps({"error": self.server.dashboard_error}).encode()
+            self._respond(501, error, close=True)
+            return
+        from coachloop.dashboard.web import Request
+
+        body = b""
+        if method == "POST":
+            try:
+                body = self._body()
+            except BadBodyError as exc:
+                self._respond(exc.status, b'{"error": "bad body"}', close=True)
+                return
+            if len(body) > MAX_FORM_BODY:
+                self._respond(413, b'{"error": "body too large"}', close=True)
+                return
+        request = Request.parse(method, self.path, dict(self.headers.items()), body)
+        response = app.handle(request)
+        headers = response.all_headers()
+        if response.stream is None:
+            self._respond(response.status, response.body, headers=headers)
+            return
+        self._respond(response.status, b"", headers=headers, stream=True)
+        try:
+            for chunk in response.stream:
+                self.wfile.write(chunk)
+        except OSError:  # the browser went away (closed tab, reload): end quietly
+            pass
+        finally:
+            close = getattr(response.stream, "close", None)
+            if close is not None:
+                close()
+
     def _respond(
         self,
         status: int,
@@ -171,14 +259,20 @@ class HookHandler(BaseHTTPRequestHandler):
         close: bool = False,
         exit_code: int | None = None,
         allow: str | None = None,
+        headers: list[tuple[str, str]] | None = None,
+        stream: bool = False,
     ) -> None:
-        """Status line, headers and body in one write (no Nagle stall on keep-alive)."""
-        head = [
-            f"HTTP/1.1 {status} {HTTPStatus(status).phrase}",
-            "Server: coachloop",
-            "Content-Type: application/json",
-            f"Content-Length: {len(body)}",
-        ]
+        """Status line, headers and body in one write (no Nagle stall on keep-alive).
+        `headers` replace the JSON content type; a `stream` has no length and closes."""
+        head = [f"HTTP/1.1 {status} {HTTPStatus(status).phrase}", "Server: coachloop"]
+        if headers is None:
+            head.append("Content-Type: application/json")
+        else:
+            head.extend(f"{name}: {value}" for name, value in headers)
+        if stream:
+            close = True
+        else:
+            head.append(f"Content-Length: {len(body)}")
         if exit_code is not None:
             head.append(f"X-Coachloop-Exit: {exit_code}")
         if allow:

@@ -59,4 +59,12 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0003_dashboard_indexes",
+        """
+        CREATE INDEX IF NOT EXISTS sessions_updated ON sessions (updated_at);
+        CREATE INDEX IF NOT EXISTS events_kind_ts ON events (kind, ts);
+        CREATE INDEX IF NOT EXISTS outbox_session ON outbox (session_id, event_id);
+        """,
+    ),
 )

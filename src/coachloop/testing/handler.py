@@ -2,7 +2,10 @@
 
 Routes: POST /v1/messages (Anthropic; any query such as `?beta=true` is accepted),
 POST /v1/messages/count_tokens, POST /v1/chat/completions or /chat/completions
-(OpenAI); GET / and /health answer {"status": "ok"}, GET /v1/models lists one model;
+(OpenAI), POST /v1/responses or /responses (OpenAI Responses API), POST
+/v1beta/models/{model}:generateContent, :streamGenerateContent (any query, such as
+`?alt=sse`) and :countTokens (Gemini); GET / and /health answer {"status": "ok"},
+GET /v1/models lists one model;
 HEAD answers 200 with no body anywhere; anything else is a 404 in the Anthropic error
 shape. Streams are sent with chunked transfer encoding, one SSE record per chunk.
 """
@@ -14,7 +17,7 @@ from http.server import BaseHTTPRequestHandler
 from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit
 
-from coachloop.testing import anthropic_wire
+from coachloop.testing import anthropic_wire, gemini_wire
 from coachloop.testing.replies import Api, Fail, RecordedRequest
 from coachloop.testing.response import Response, json_response
 
@@ -25,6 +28,7 @@ __all__ = ["Handler"]
 
 _ANTHROPIC_PATHS = frozenset({"/v1/messages"})
 _OPENAI_PATHS = frozenset({"/v1/chat/completions", "/chat/completions"})
+_RESPONSES_PATHS = frozenset({"/v1/responses", "/responses"})
 _COUNT_PATH = "/v1/messages/count_tokens"
 _DISCONNECTS = (BrokenPipeError, ConnectionResetError, ConnectionAbortedError, TimeoutError)
 
@@ -150,16 +154,14 @@ class Handler(BaseHTTPRequestHandler):
             body: Any = json.loads(raw) if raw else None
         except (ValueError, UnicodeDecodeError):
             body = None
-        api: Api = (
-            "anthropic"
-            if path in _ANTHROPIC_PATHS
-            else "openai"
-            if path in _OPENAI_PATHS
-            else "other"
-        )
+        api, stream, model = _route(path)
         if path == _COUNT_PATH and isinstance(body, dict):
             self._record("other", raw, body, False, "count_tokens")
             self._json(200, anthropic_wire.count_tokens_json(body))
+            return
+        if api == "gemini" and model is not None and stream is None and isinstance(body, dict):
+            self._record("other", raw, body, False, "countTokens")
+            self._json(200, gemini_wire.count_tokens_json(body))
             return
         if api == "other":
             self._record("other", raw, body, False, "404")
@@ -172,7 +174,24 @@ class Handler(BaseHTTPRequestHandler):
             return
         item, side = self.owner.choose(body)
         self._record(api, raw, body, side, _describe(item))
-        self._send(self.owner.render(api, item, body))
+        self._send(self.owner.render(api, item, body, stream=stream, model=model))
+
+
+def _route(path: str) -> tuple[Api, bool | None, str | None]:
+    """The API a POST path belongs to, and for the Gemini API the streaming flag and the
+    model its URL names (stream None: `:countTokens`). Other APIs read both from the body."""
+    if path in _ANTHROPIC_PATHS:
+        return "anthropic", None, None
+    if path in _OPENAI_PATHS:
+        return "openai", None, None
+    if path in _RESPONSES_PATHS:
+        return "responses", None, None
+    found = gemini_wire.PATH.match(path)
+    if found is None:
+        return "other", None, None
+    method = found.group(2)
+    stream = None if method == "countTokens" else method == "streamGenerateContent"
+    return "gemini", stream, found.group(1)
 
 
 def _describe(item: object) -> str:

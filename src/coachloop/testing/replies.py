@@ -6,8 +6,8 @@ item to serve. Items:
 
 - `Reply`: an assistant message made of `TextBlock`s and `ToolUseBlock`s. A plain
   `str` is shorthand for a reply with one text block.
-- `Fail`: an HTTP error status with the API's error body (Anthropic or OpenAI shape,
-  whichever endpoint was called).
+- `Fail`: an HTTP error status with the API's error body (in the shape of whichever
+  API was called: Anthropic, OpenAI, Gemini).
 - `Delay`: wait, then serve another item; used to provoke client timeouts.
 """
 
@@ -133,7 +133,7 @@ class Delay:
 ScriptItem: TypeAlias = Reply | Fail | Delay | str
 Responder: TypeAlias = Callable[[dict[str, Any]], ScriptItem]
 Step: TypeAlias = ScriptItem | Responder
-Api = Literal["anthropic", "openai", "other"]
+Api = Literal["anthropic", "openai", "responses", "gemini", "other"]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,11 @@
 """`ScriptedModel`: a local HTTP server that answers model API calls from a script.
 
 It speaks the Anthropic Messages API (POST /v1/messages, with or without `?beta=true`,
-JSON or `stream: true` Server-Sent Events, plus /v1/messages/count_tokens) and the
-OpenAI Chat Completions API (POST /v1/chat/completions). Each model request consumes
+JSON or `stream: true` Server-Sent Events, plus /v1/messages/count_tokens), the OpenAI
+Chat Completions API (POST /v1/chat/completions), the OpenAI Responses API (POST
+/v1/responses, as Codex CLI calls it) and the Gemini API (POST
+/v1beta/models/{model}:generateContent or :streamGenerateContent, as Gemini CLI calls
+it), all from the same script items. Each model request consumes
 the next step of the script; when the script is exhausted the `default` step answers,
 and without a default the server answers 500 "script exhausted". Every request is
 recorded in `requests`, in arrival order.
@@ -10,7 +13,8 @@ recorded in `requests`, in arrival order.
 Side calls: with `side_call` set, a model request that carries no `tools` is first
 offered to that rule (an item, or a callable returning an item or None to decline);
 an answered side call does not consume the script. Claude Code sends such small
-requests (titles, summaries) next to its agent turns, which always carry tools.
+requests (titles, summaries) next to its agent turns, which always carry tools; Gemini
+CLI sends some too (routing, next-speaker checks) unless a model is named with `-m`.
 
     with ScriptedModel([tool_use("record_verdict", {...}), Fail(529)]) as model:
         client = anthropic.Anthropic(base_url=model.base_url, api_key="test")
@@ -19,26 +23,24 @@ requests (titles, summaries) next to its agent turns, which always carry tools.
 from __future__ import annotations
 
 import threading
-import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from types import TracebackType
 from typing import Any, TypeAlias
 
-from coachloop.testing import anthropic_wire, openai_wire
 from coachloop.testing._http import LocalHTTPServer
 from coachloop.testing.handler import Handler
+from coachloop.testing.render import fail_response, reply_response
 from coachloop.testing.replies import (
     Api,
     Delay,
     Fail,
     RecordedRequest,
-    Reply,
     ScriptItem,
     Step,
     as_reply,
 )
-from coachloop.testing.response import Response, json_response
+from coachloop.testing.response import Response
 
 __all__ = ["ScriptedModel", "SideRule"]
 
@@ -159,71 +161,31 @@ class ScriptedModel:
                 return Fail(500, message=f"scripted model: responder raised {exc!r}"), False
         return step, False
 
-    def render(self, api: Api, item: ScriptItem, body: dict[str, Any]) -> Response:
-        """Turn a script item into an HTTP answer in the shape of `api`."""
+    def render(
+        self,
+        api: Api,
+        item: ScriptItem,
+        body: dict[str, Any],
+        *,
+        stream: bool | None = None,
+        model: str | None = None,
+    ) -> Response:
+        """Turn a script item into an HTTP answer in the shape of `api`. `stream` defaults
+        to the body's `stream` flag, `model` to the body's `model` (the Gemini API names
+        both in the URL instead, so its route passes them)."""
         delay = 0.0
         while isinstance(item, Delay):
             delay += item.seconds
             item = item.then
         n = self.next_id()
         if isinstance(item, Fail):
-            return self._fail(api, item, n, delay)
-        return self._reply(api, as_reply(item), body, n, delay)
-
-    def _fail(self, api: Api, fail: Fail, n: int, delay: float) -> Response:
-        request_id = f"req_scripted_{n:04d}"
-        headers = {"request-id": request_id, "x-request-id": request_id}
-        if fail.retry_after is not None:
-            headers["retry-after"] = f"{fail.retry_after:g}"
-        payload = (
-            openai_wire.error_body(fail)
-            if api == "openai"
-            else anthropic_wire.error_body(fail, request_id)
-        )
-        return json_response(fail.status, payload, headers=headers, delay=delay)
-
-    def _reply(
-        self, api: Api, reply: Reply, body: dict[str, Any], n: int, delay: float
-    ) -> Response:
-        tool_ids = [f"toolu_scripted_{n:04d}_{i}" for i in range(len(reply.blocks))]
-        prompt_tokens = anthropic_wire.estimate_tokens(str(body))
-        model = str(body.get("model") or "")
-        headers = {"request-id": f"req_scripted_{n:04d}"}
-        stream = body.get("stream") is True
-        if api == "openai":
-            full = openai_wire.completion_json(
-                reply,
-                completion_id=f"chatcmpl-scripted-{n:04d}",
-                tool_ids=tool_ids,
-                model=model or openai_wire.DEFAULT_MODEL,
-                created=int(time.time()),
-                prompt_tokens=prompt_tokens,
-            )
-            if stream:
-                return Response(
-                    200,
-                    openai_wire.stream_chunks(full),
-                    stream=True,
-                    content_type="text/event-stream",
-                    headers=headers,
-                    delay=delay,
-                )
-            return json_response(200, full, headers=headers, delay=delay)
-        kwargs: dict[str, Any] = {
-            "message_id": f"msg_scripted_{n:04d}",
-            "tool_ids": tool_ids,
-            "model": model or anthropic_wire.DEFAULT_MODEL,
-            "input_tokens": prompt_tokens,
-        }
-        if stream:
-            return Response(
-                200,
-                anthropic_wire.sse_events(reply, **kwargs),
-                stream=True,
-                content_type="text/event-stream; charset=utf-8",
-                headers=headers,
-                delay=delay,
-            )
-        return json_response(
-            200, anthropic_wire.message_json(reply, **kwargs), headers=headers, delay=delay
+            return fail_response(api, item, n, delay)
+        return reply_response(
+            api,
+            as_reply(item),
+            body,
+            n,
+            stream=body.get("stream") is True if stream is None else stream,
+            model=str(body.get("model") or "") if model is None else model,
+            delay=delay,
         )

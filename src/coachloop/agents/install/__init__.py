@@ -9,6 +9,11 @@ where each keeps its settings and which handlers we add). Scopes: "project" (fil
 under the project directory), "user" (the home directory), and for Claude Code also
 "local" (`.claude/settings.local.json`).
 
+Whether an installed hook will actually run (Codex hook and project trust, Gemini folder
+trust and `hooksConfig`, a Codex `notify` where Codex ignores it) is part of what
+`inspect` finds (`Installed.problems`, each with its fix, from `runs`) and of the notes
+`install` prints.
+
 Guarantees: installing is idempotent (a second install writes nothing); every hook,
 key and matcher group that is not ours is kept; a file that is not valid JSON (or
 TOML) raises `SettingsError` before anything is written; writes are atomic and the
@@ -25,7 +30,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from coachloop.agents.install import claude, codex, gemini
+from coachloop.agents.install import (
+    claude,
+    codex,
+    gemini,
+    runs,
+)
 from coachloop.agents.install.common import (
     SettingsError,
     dump_json,
@@ -75,7 +85,7 @@ class Change:
 
 @dataclass(frozen=True, slots=True)
 class FoundHook:
-    """One of our handlers as found in a settings file."""
+    """One of our handlers as found in a settings file (`file`)."""
 
     event: str
     kind: str  # command | http | notify
@@ -84,11 +94,14 @@ class FoundHook:
     argv: tuple[str, ...] = ()  # notify only: the program and its arguments
     headers: tuple[tuple[str, str], ...] = ()  # http only: as written ($VAR not filled in)
     allowed_env: tuple[str, ...] = ()  # http only: the variables Claude Code fills in
+    file: str = ""  # the settings file it is in
 
 
 @dataclass(frozen=True, slots=True)
 class Installed:
-    """What of ours one agent's settings in one scope contain."""
+    """What of ours one agent's settings in one scope contain. `problems`: why those
+    hooks will not run when the agent works in the project, each with its fix (see
+    `runs`); `notes`: anything else worth knowing."""
 
     agent: str
     scope: str
@@ -97,6 +110,7 @@ class Installed:
     hooks: tuple[FoundHook, ...] = ()
     error: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    problems: tuple[str, ...] = field(default_factory=tuple)
 
 
 def scopes(agent: str) -> tuple[str, ...]:
@@ -173,7 +187,17 @@ def install(
     changed = plan.json(path, lambda d: merge_hooks(d, desired, is_our_handler, path))
     plan.run()
     message = f"{'installed' if changed else 'already installed'}: {_summary(desired)}"
-    return Change(agent, scope, path, changed, message)
+    return Change(agent, scope, path, changed, message, notes=_will_it_run(agent, scope, project))
+
+
+def _will_it_run(agent: str, scope: str, project: Path) -> tuple[str, ...]:
+    """What `inspect` says would keep the hooks just installed from running."""
+    found = inspect(agent, scope, project)
+    return (*found.problems, *found.notes)
+
+
+def _unique(notes: list[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(notes))
 
 
 def _install_codex(scope: str, project: Path, notify: bool, plan: _Plan) -> Change:
@@ -184,7 +208,7 @@ def _install_codex(scope: str, project: Path, notify: bool, plan: _Plan) -> Chan
         changed = plan.json(
             hooks_path, lambda d: merge_hooks(d, desired, is_our_handler, hooks_path)
         )
-        notes = [codex.TRUST_NOTE]
+        notes: list[str] = []
         config, text = _read_config_tolerant(config_path, notes)
         if text is not None and codex.is_our_notify(config.get("notify")):
             new_text = remove_notify(text, codex.is_our_notify, config_path)
@@ -194,7 +218,10 @@ def _install_codex(scope: str, project: Path, notify: bool, plan: _Plan) -> Chan
                 notes.append(f"removed coachloop's notify from {config_path}")
         plan.run()
         message = f"{'installed' if changed else 'already installed'}: {_summary(desired)}"
-        return Change("codex", scope, hooks_path, changed, message, notes=tuple(notes))
+        notes.extend(_will_it_run("codex", scope, project))
+        return Change("codex", scope, hooks_path, changed, message, notes=_unique(notes))
+    if scope != "user":
+        return Change("codex", scope, config_path, False, codex.NOTIFY_PROJECT, ok=False)
     config, text = read_toml(config_path)
     argv = codex.notify_argv()
     current = config.get("notify")
@@ -262,10 +289,14 @@ def inspect(agent: str, scope: str, project: Path) -> Installed:
         data, raw, error = {}, b"", str(exc)
     for event, handlers in find_ours(data, is_our_handler).items():
         for handler in handlers:
-            hooks.append(_found(event, handler, module.TIMEOUT_UNIT_S))
+            hooks.append(_found(event, handler, module.TIMEOUT_UNIT_S, path))
     if agent == "gemini":
         notes.extend(gemini.notes(data))
     exists = raw is not None
+    problems: list[str] = []
+    if hooks:
+        problems, more = runs.check(agent, scope, project, path, data)
+        notes.extend(more)
     if agent == "codex":
         config_path = codex.config_path(scope, project)
         config, text = _read_config_tolerant(config_path, notes)
@@ -273,16 +304,17 @@ def inspect(agent: str, scope: str, project: Path) -> Installed:
         current = config.get("notify")
         shown = codex.notify_display(current)
         if codex.is_our_notify(current):
-            hooks.append(FoundHook("notify", "notify", shown, None, tuple(current or ())))
+            argv = tuple(current or ())
+            hooks.append(FoundHook("notify", "notify", shown, None, argv, file=str(config_path)))
+            if scope != "user":
+                problems.append(f"notify in {config_path} does not run: {codex.NOTIFY_PROJECT}")
         elif current is not None:
             notes.append(f"notify in {config_path} is not coachloop's: {shown}")
         notes.extend(codex.notes(config))
-        if any(h.kind == "command" for h in hooks):
-            notes.append(codex.TRUST_NOTE)
-    return Installed(agent, scope, path, exists, tuple(hooks), error, tuple(notes))
+    return Installed(agent, scope, path, exists, tuple(hooks), error, tuple(notes), tuple(problems))
 
 
-def _found(event: str, handler: dict[str, Any], unit: float) -> FoundHook:
+def _found(event: str, handler: dict[str, Any], unit: float, path: Path) -> FoundHook:
     kind = str(handler.get("type", "command"))
     target = handler.get("url") if kind == "http" else handler.get("command")
     timeout = handler.get("timeout")
@@ -293,4 +325,4 @@ def _found(event: str, handler: dict[str, Any], unit: float) -> FoundHook:
     )
     allowed = handler.get("allowedEnvVars")
     allowed_env = tuple(str(v) for v in allowed) if isinstance(allowed, list) else ()
-    return FoundHook(event, kind, str(target), timeout_s, (), headers, allowed_env)
+    return FoundHook(event, kind, str(target), timeout_s, (), headers, allowed_env, str(path))

@@ -3,17 +3,23 @@
 Codex reads Claude-compatible hooks from `hooks.json` next to each config layer:
 `<project>/.codex/hooks.json` (scope "project"; loaded only in a project Codex
 trusts) and `$CODEX_HOME/hooks.json` (scope "user", `~/.codex` by default). Command
-handlers only; timeouts in seconds. Codex runs a new or changed hook only after the
-user trusts it (`/hooks` in the Codex TUI).
+handlers only; timeouts in seconds. Codex runs every file's hooks (the same handler in
+both scopes runs twice), and a new or changed hook only after the user trusts it
+(`codex_trust` says how that is read).
 
     {"hooks": {"Stop": [{"hooks": [{"type": "command",
-        "command": "coachloop hook codex", "timeout": 30}]}]}}
+        "command": "coachloop hook codex", "timeout": 30}]}],
+     "UserPromptSubmit": [...the same handler...]}}
 
-Older Codex versions have no hooks, only the `notify` program in `config.toml`
-(`--notify` installs `notify = ["coachloop", "hook", "codex-notify"]` instead of the
-Stop hook; a notify the user already set is never replaced). Only Stop is installed:
-whether Codex fires UserPromptSubmit for a Stop-hook continuation is not documented,
-and a prompt hook firing there would reset the auto-continue cap.
+Stop judges each stop; UserPromptSubmit records the human's prompt (Codex CLI 0.169 does
+not fire it for a Stop-hook continuation, checked by running it, so it never resets the
+auto-continue cap in the middle of a coached turn).
+
+Older Codex versions have no hooks, only the `notify` program in the user's
+`config.toml` (`--notify --user` installs `notify = ["coachloop", "hook",
+"codex-notify"]` instead of the hooks; a notify the user already set is never
+replaced). Codex ignores `notify` in a project's config.toml, so `--notify` at project
+scope is refused.
 """
 
 from __future__ import annotations
@@ -32,13 +38,14 @@ from coachloop.agents.install.common import (
 
 NAME = "codex"
 SCOPES = ("project", "user")
-EVENTS = ("Stop",)
+EVENTS = ("Stop", "UserPromptSubmit")
 TIMEOUT_S = 30
 TIMEOUT_UNIT_S = 1.0
 NOTIFY_ARG = "codex-notify"
-TRUST_NOTE = (
-    "Codex runs a new hook only after you trust it: open /hooks in Codex and trust "
-    "coachloop's Stop hook (project hooks load only in a trusted project)"
+NOTIFY_PROJECT = (
+    "Codex ignores notify in a project's .codex/config.toml (it reads notify only from "
+    "the user's config.toml); use: coachloop install --agent codex --user --notify, or "
+    "the hooks (install without --notify), which work in both scopes"
 )
 
 
@@ -61,7 +68,8 @@ def config_path(scope: str, project: Path) -> Path:
 
 
 def desired() -> dict[str, Handler]:
-    return {"Stop": {"type": "command", "command": hook_command(NAME), "timeout": TIMEOUT_S}}
+    handler = {"type": "command", "command": hook_command(NAME), "timeout": TIMEOUT_S}
+    return {event: dict(handler) for event in EVENTS}
 
 
 def notify_argv() -> list[str]:

@@ -3,7 +3,10 @@
 `diagnose(project, agents)` returns a JSON-ready report:
 
 - `installations`: per agent and scope, the settings file and our hooks in it
-  (event, command or http, target), unreadable files and settings that switch hooks off;
+  (event, command or http, target, the file), unreadable files, and whether those hooks
+  will run when the agent works in the project (`problems`: Codex hook and project
+  trust, Gemini folder trust and `hooksConfig`, a Codex `notify` where Codex ignores
+  it; each with its fix);
 - `probes`: each distinct hook target run once the way the agent runs it
   (`coachloop.agents.install.probes`), with a payload every adapter ignores, so a probe
   records nothing (no stray session for the watchdog to flag). A hook fails open, so
@@ -12,8 +15,9 @@
   resolved as the hooks resolve it; URL passwords are masked);
 - `judge`: the configured judge and whether its API key is set in this environment
   (never the key itself);
-- `ok`: something is installed, every probe answers and the store opens. A missing
-  judge key is a warning only: the LLM judge then falls back to the offline rules.
+- `ok`: something is installed, nothing installed is kept from running, every probe
+  answers and the store opens. A missing judge key is a warning only: the LLM judge
+  then falls back to the offline rules.
 """
 
 from __future__ import annotations
@@ -90,6 +94,7 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
     store = check_store(project)
     judge = check_judge(project)
     problems = [f"{p.kind} hook {p.target}: {p.detail}" for p in probes.values() if not p.answers]
+    problems += [f"{i.agent} ({i.scope}): {text}" for i in installations for text in i.problems]
     if not any(found.hooks for found in installations):
         problems.append("no coachloop hooks installed (run: coachloop install)")
     if not store["ok"]:

@@ -1,0 +1,101 @@
+"""`coachloop dashboard`: open the live dashboard of `coachloop serve` in the browser.
+
+If no coachloop server answers on HOST:PORT, one is started in the background
+(`coachloop serve --no-socket`, exiting after `--idle-timeout` seconds without a request;
+an open dashboard page keeps it alive), then the browser (`$BROWSER`, else the system's)
+opens the login URL: `/?token=…` when `COACHLOOP_SERVE_TOKEN` is set, which sets a cookie
+and redirects to `/`. `--print-url` prints that URL and starts and opens nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import click
+
+START_TIMEOUT = 20.0
+ENV_TOKEN = "COACHLOOP_SERVE_TOKEN"
+
+
+def _health(host: str, port: int) -> dict[str, object] | None:
+    """The server's /health answer, or None when nothing (or not coachloop) answers."""
+    shown = f"[{host}]" if ":" in host else host
+    try:
+        with urllib.request.urlopen(f"http://{shown}:{port}/health", timeout=2) as resp:
+            data = json.loads(resp.read())
+    except (OSError, ValueError, urllib.error.URLError):
+        return None
+    return data if isinstance(data, dict) and data.get("ok") is True else None
+
+
+def _start(host: str, port: int, idle_timeout: float) -> int:
+    """Start `coachloop serve` detached; returns its pid once /health answers."""
+    from coachloop.config import home
+
+    logs = home() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    command = [sys.executable, "-m", "coachloop", "serve", "--host", host, "--port", str(port)]
+    command += ["--no-socket", "--idle-timeout", str(idle_timeout)]
+    with open(logs / "dashboard.log", "ab") as log:
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+            close_fds=True,
+        )
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            log_file = logs / "dashboard.log"
+            raise click.ClickException(
+                f"coachloop serve exited with status {proc.returncode}; see {log_file}"
+            )
+        if _health(host, port) is not None:
+            return proc.pid
+        time.sleep(0.1)
+    raise click.ClickException(f"coachloop serve did not answer on {host}:{port} in time")
+
+
+@click.command("dashboard")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
+@click.option("--port", default=8787, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--print-url", is_flag=True, help="Print the login URL; start and open nothing.")
+@click.option("--no-browser", is_flag=True, help="Start the server if needed, print the URL.")
+@click.option(
+    "--idle-timeout",
+    default=3600.0,
+    show_default=True,
+    type=float,
+    help="A server started here exits after this many seconds without a request.",
+)
+def dashboard(host: str, port: int, print_url: bool, no_browser: bool, idle_timeout: float) -> None:
+    """Open the live dashboard (every supervised session) in the browser."""
+    from coachloop.dashboard import INSTALL_HINT, available
+    from coachloop.dashboard.auth import login_url
+
+    url = login_url(host, port, os.environ.get(ENV_TOKEN) or None)
+    if print_url:
+        click.echo(url)
+        return
+    if not available():
+        raise click.ClickException(INSTALL_HINT)
+    health = _health(host, port)
+    if health is None:
+        pid = _start(host, port, max(idle_timeout, 0.0))
+        click.echo(f"Started coachloop serve on {host}:{port} (pid {pid}).", err=True)
+    if no_browser:
+        click.echo(url)
+        return
+    import webbrowser
+
+    if not webbrowser.open(url):
+        click.echo("No browser could be opened; visit:", err=True)
+    click.echo(url)

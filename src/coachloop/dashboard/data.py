@@ -1,0 +1,333 @@
+"""The dashboard's one door to the store: the few bounded queries its pages need.
+
+`DashboardData` is the seam; `open_data()` picks the implementation for the configured
+store (`coachloop.store.open_store`):
+
+- `SQLiteData` (the default store): indexed SQL on its own read-only connections to the
+  store's file (migration 0003 adds the indexes), so a page costs the same with 10 or
+  10,000 sessions: newest-first pages by `updated_at`, a timeline page by `(session_id, id)`,
+  live changes by the newest event id, counts over `(kind, ts)` kept up to date
+  incrementally (`Tallies`).
+- `StoreData` (any other `Store`, e.g. Redis): the same answers through the `Store`
+  protocol's reads (`list_sessions`, `get_session`, `timeline`, `outbox_pending`); a page
+  costs what listing every session costs on that backend.
+
+Every text leaves through `build.Redactor`. Reads never write: a missing SQLite file is an
+empty dashboard until the first hook creates it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Protocol
+
+from coachloop.dashboard.build import Redactor, session_row, timeline_item
+from coachloop.dashboard.stats import Tallies
+from coachloop.dashboard.views import (
+    CAP_WHY,
+    Counts,
+    Delivery,
+    Filters,
+    SessionHeader,
+    SessionRow,
+    SessionsPage,
+    TimelineItem,
+    TimelinePage,
+)
+from coachloop.store import StoreBase, StoreError, UnknownSession
+
+CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
+_LAST_STOP = (
+    "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
+    " ORDER BY e.id DESC LIMIT 1)"
+)
+_CAPPED = (
+    "coalesce((SELECT e.why FROM events e WHERE e.session_id = s.session_id"
+    f" AND +e.kind = 'stop' ORDER BY e.id DESC LIMIT 1), '') LIKE '{CAP_WHY}%'"
+)
+# A capped delivery is a "status" verdict (the only type that continues) delivered at the
+# cap, so only waiting sessions whose last verdict is "status" need their last stop read.
+_STATUS_SQL = {
+    "working": "s.status = 'running'",
+    "waiting": f"s.status = 'waiting' AND (s.last_verdict IS NOT 'status' OR NOT {_CAPPED})",
+    "capped": f"s.status = 'waiting' AND s.last_verdict = 'status' AND {_CAPPED}",
+}
+
+
+class DashboardData(Protocol):
+    """The queries behind the dashboard's pages. Session-specific reads raise
+    `UnknownSession`; a store that fails raises `StoreError`. `redact` is what every
+    text passed through (pages that show other texts use it too)."""
+
+    redact: Redactor
+
+    def sessions(self, filters: Filters, *, offset: int, limit: int) -> SessionsPage: ...
+    def rows(self, session_ids: Sequence[str]) -> list[SessionRow]: ...
+    def timeline(self, session_id: str, *, before: int | None, limit: int) -> TimelinePage: ...
+    def items_after(self, session_id: str, after: int, limit: int) -> list[TimelineItem]: ...
+    def item(self, session_id: str, event_id: int) -> TimelineItem: ...
+    def mark(self) -> int: ...
+    def changed(self, since: int, limit: int) -> tuple[int, list[str]]: ...
+    def counts(self, days: int) -> Counts: ...
+    def close(self) -> None: ...
+
+
+def matches(row: SessionRow, filters: Filters) -> bool:
+    """True when `row` passes `filters` (the live stream's check of a changed session)."""
+    return (
+        (not filters.project or row.project == filters.project)
+        and (not filters.agent or row.agent == filters.agent)
+        and (not filters.status or row.status == filters.status)
+    )
+
+
+class Caps:
+    """Each project's auto-continue cap (its settings), cached for `CAP_TTL` seconds."""
+
+    def __init__(self) -> None:
+        self._cache: dict[str, tuple[float, int]] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, project: str) -> int:
+        now = time.monotonic()
+        with self._lock:
+            hit = self._cache.get(project)
+            if hit is not None and now - hit[0] < CAP_TTL:
+                return hit[1]
+        from coachloop.config import ConfigError, Settings, load_settings
+
+        try:
+            cap = load_settings(Path(project) if project else None).max_auto_continues
+        except (ConfigError, OSError, ValueError):
+            cap = Settings().max_auto_continues
+        with self._lock:
+            if len(self._cache) > 1000:
+                self._cache.clear()
+            self._cache[project] = (now, cap)
+        return cap
+
+
+class SQLiteData:
+    """`DashboardData` over a SQLite store file (see the module docstring)."""
+
+    def __init__(self, path: Path, redact: Redactor, owner: StoreBase | None = None) -> None:
+        self.path = path
+        self.redact = redact
+        self.owner = owner
+        self.caps = Caps()
+        self.tallies = Tallies()
+
+    @contextmanager
+    def _db(self) -> Iterator[sqlite3.Connection | None]:
+        """A read-only connection for one query batch; None while the file does not exist."""
+        if not self.path.exists():
+            yield None
+            return
+        try:
+            db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=10)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+        try:
+            yield db
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+        finally:
+            db.close()
+
+    def _rows(
+        self, db: sqlite3.Connection, where: str, args: list[Any], tail: str
+    ) -> list[SessionRow]:
+        found = db.execute(
+            f"SELECT s.state, {_LAST_STOP} FROM sessions s {where} {tail}", args
+        ).fetchall()
+        stop_ids = [r[1] for r in found if r[1] is not None]
+        stops: dict[int, dict[str, Any]] = {}
+        if stop_ids:
+            marks = ",".join("?" * len(stop_ids))
+            for eid, decision, why, vtype, reason in db.execute(
+                "SELECT id, decision, why, verdict_type, json_extract(data, '$.verdict.reason')"
+                f" FROM events WHERE id IN ({marks})",
+                stop_ids,
+            ):
+                stops[eid] = {"decision": decision, "why": why, "verdict_type": vtype}
+                stops[eid]["reason"] = reason
+        out = []
+        for state_json, stop_id in found:
+            state = json.loads(state_json)
+            cap = self.caps(str(state.get("project") or ""))
+            out.append(
+                session_row(state, cap=cap, last_stop=stops.get(stop_id), redact=self.redact)
+            )
+        return out
+
+    def sessions(self, filters: Filters, *, offset: int, limit: int) -> SessionsPage:
+        clauses, args = [], []
+        for column in ("project", "agent"):
+            value = getattr(filters, column)
+            if value:
+                clauses.append(f"s.{column} = ?")
+                args.append(value)
+        if filters.status:
+            clauses.append(_STATUS_SQL.get(filters.status, "s.status = ?"))
+            if filters.status not in _STATUS_SQL:
+                args.append(filters.status)
+        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        with self._db() as db:
+            if db is None:
+                return SessionsPage([], 0, offset, limit, filters, 0)
+            total = db.execute(f"SELECT count(*) FROM sessions s {where}", args).fetchone()[0]
+            rows = self._rows(
+                db, where, [*args, limit, offset], "ORDER BY s.updated_at DESC LIMIT ? OFFSET ?"
+            )
+            projects = [r[0] for r in db.execute("SELECT DISTINCT project FROM sessions")]
+            agents = [r[0] for r in db.execute("SELECT DISTINCT agent FROM sessions")]
+            newest = self._mark(db)
+        return SessionsPage(
+            rows, total, offset, limit, filters, newest, sorted(projects), sorted(agents)
+        )
+
+    def rows(self, session_ids: Sequence[str]) -> list[SessionRow]:
+        if not session_ids:
+            return []
+        with self._db() as db:
+            if db is None:
+                return []
+            marks = ",".join("?" * len(session_ids))
+            return self._rows(
+                db, f"WHERE s.session_id IN ({marks})", list(session_ids), "ORDER BY s.updated_at"
+            )
+
+    def _header(self, db: sqlite3.Connection, session_id: str) -> SessionHeader:
+        rows = self._rows(db, "WHERE s.session_id = ?", [session_id], "")
+        if not rows:
+            raise UnknownSession(session_id, str(self.path))
+        state = json.loads(
+            db.execute("SELECT state FROM sessions WHERE session_id = ?", (session_id,)).fetchone()[
+                0
+            ]
+        )
+        return header(rows[0], state, self.redact)
+
+    def _items(
+        self, db: sqlite3.Connection, session_id: str, sql: str, args: list[Any]
+    ) -> list[TimelineItem]:
+        found = db.execute(
+            f"SELECT id, data FROM events WHERE session_id = ? {sql}", [session_id, *args]
+        ).fetchall()
+        if not found:
+            return []
+        ids = [r[0] for r in found]
+        sent: dict[int, list[Delivery]] = {}
+        for eid, kind, sent_at in db.execute(
+            "SELECT event_id, kind, sent_at FROM outbox"
+            " WHERE session_id = ? AND event_id BETWEEN ? AND ? ORDER BY id",
+            (session_id, min(ids), max(ids)),
+        ):
+            sent.setdefault(eid, []).append(Delivery(kind, sent_at))
+        return [
+            timeline_item({**json.loads(data), "id": eid}, self.redact, tuple(sent.get(eid, ())))
+            for eid, data in found
+        ]
+
+    def timeline(self, session_id: str, *, before: int | None, limit: int) -> TimelinePage:
+        with self._db() as db:
+            if db is None:
+                raise UnknownSession(session_id, str(self.path))
+            head = self._header(db, session_id)
+            cursor = "AND id < ?" if before is not None else ""
+            args: list[Any] = [before] if before is not None else []
+            items = self._items(
+                db, session_id, f"{cursor} ORDER BY id DESC LIMIT ?", [*args, limit + 1]
+            )
+            newest = self._mark(db)
+        older = items[limit - 1].id if len(items) > limit else None
+        return TimelinePage(head, items[:limit], older, newest)
+
+    def items_after(self, session_id: str, after: int, limit: int) -> list[TimelineItem]:
+        with self._db() as db:
+            if db is None:
+                return []
+            return self._items(db, session_id, "AND id > ? ORDER BY id LIMIT ?", [after, limit])
+
+    def item(self, session_id: str, event_id: int) -> TimelineItem:
+        with self._db() as db:
+            row = (
+                None
+                if db is None
+                else db.execute(
+                    "SELECT data FROM events WHERE id = ? AND session_id = ?",
+                    (event_id, session_id),
+                ).fetchone()
+            )
+        if row is None:
+            raise UnknownSession(f"{session_id} #{event_id}", str(self.path))
+        return timeline_item({**json.loads(row[0]), "id": event_id}, self.redact, full=True)
+
+    @staticmethod
+    def _mark(db: sqlite3.Connection) -> int:
+        return int(db.execute("SELECT coalesce(max(id), 0) FROM events").fetchone()[0])
+
+    def mark(self) -> int:
+        with self._db() as db:
+            return 0 if db is None else self._mark(db)
+
+    def changed(self, since: int, limit: int) -> tuple[int, list[str]]:
+        with self._db() as db:
+            if db is None:
+                return since, []
+            found = db.execute(
+                "SELECT id, session_id FROM events WHERE id > ? ORDER BY id LIMIT ?", (since, limit)
+            ).fetchall()
+        if not found:
+            return since, []
+        return found[-1][0], list(dict.fromkeys(sid for _, sid in found))
+
+    def counts(self, days: int) -> Counts:
+        with self._db() as db:
+            if db is None:
+                return Counts(days, [], [])
+            return self.tallies.counts(db, days)
+
+    def close(self) -> None:
+        """Close the store this was opened from (queries hold no connection between calls)."""
+        if self.owner is not None:
+            self.owner.close()
+
+
+def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionHeader:
+    """The top of a session's page from its row and stored state."""
+    from coachloop import snapshots
+
+    ctx = state.get("context") or {}
+    try:
+        snaps = [p.name for p in snapshots.list_snapshots(row.session_id)]
+    except (OSError, ValueError):
+        snaps = []
+    return SessionHeader(
+        row=row,
+        cwd=redact(str(state.get("cwd") or "")),
+        prompt=redact(str(ctx.get("prompt") or "")),
+        skill=redact(str(ctx.get("skill") or "")),
+        plan_file=redact(str(ctx.get("plan_file") or "")),
+        last_error=redact(str(state.get("last_error") or "")),
+        snapshots=snaps[-50:],
+    )
+
+
+def open_data(store: StoreBase, secrets: Sequence[str] = ()) -> DashboardData:
+    """The `DashboardData` for `store` (an opened store: its migrations have run), which
+    it owns from now on (`close()` closes it). `secrets` are hidden wherever they appear."""
+    redact = Redactor(secrets)
+    from coachloop.store.sqlite import SQLiteStore
+
+    if isinstance(store, SQLiteStore):  # read through its own read-only connections
+        return SQLiteData(store.path, redact, owner=store)
+    from coachloop.dashboard.generic import StoreData
+
+    return StoreData(store, redact)
