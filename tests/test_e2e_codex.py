@@ -21,9 +21,6 @@ from coachloop.testing.responses_wire import function_outputs, input_texts
 HEDGE = "Done! I fixed the rounding in `add()` in `calc.py`. It should work now."
 QUESTION = "Should `add()` also accept strings, or only numbers?"
 PROMPT = "The tests in test_calc.py fail sometimes; fix add() in calc.py."
-PASTED = (
-    "Fixed `add()` in `calc.py`. I ran the tests:\n\n```\n$ pytest -q\n..\n2 passed in 0.02s\n```"
-)
 
 
 @pytest.fixture
@@ -78,16 +75,22 @@ def test_a_hedge_is_coached_the_tests_run_and_the_evidence_is_delivered_once(
     assert [h.text for h in humans] == [PROMPT]
 
 
+# The tests ran before the hedge, so the answer that pastes their output without a new
+# tool call holds up against the turn's record (a run that never happened would not).
+RUN_FIRST = [tool_use("exec_command", {"cmd": PYTEST}), text(HEDGE), evidenced]
+
+
 def test_b_a_hedge_answered_without_a_tool_call_is_delivered_once(sandbox: CodexSandbox) -> None:
-    with ScriptedModel([text(HEDGE), text(PASTED)]) as model:
+    with ScriptedModel(RUN_FIRST) as model:
         sandbox.configure(model)
         sandbox.install("codex", "--user")
         run = sandbox.run(PROMPT)
-        requests = model.model_requests
+        requests = [r.json for r in model.model_requests]
     session = sandbox.thread(run)
-    assert run.returncode == 0 and len(requests) == 2
+    assert run.returncode == 0 and len(requests) == 3
     assert decisions(sandbox, session) == ["continue", "deliver"]
-    assert sandbox.outbox(session) == [PASTED]
+    final = evidenced(requests[2])
+    assert isinstance(final, Reply) and sandbox.outbox(session) == [final.text]
 
 
 def test_c_a_question_is_delivered_at_once(sandbox: CodexSandbox) -> None:
@@ -161,19 +164,20 @@ def test_e_a_human_prompt_resets_the_cap(sandbox: CodexSandbox) -> None:
 
 
 def test_f_both_scopes_installed_give_one_decision_per_stop(sandbox: CodexSandbox) -> None:
-    with ScriptedModel([text(HEDGE), text(PASTED)]) as model:
+    with ScriptedModel(RUN_FIRST) as model:
         sandbox.configure(model, trust_project=True)
         sandbox.install("codex", "--user")
         sandbox.install("codex", "--project")
         run = sandbox.run(PROMPT)
-        requests = model.model_requests
+        requests = [r.json for r in model.model_requests]
     session = sandbox.thread(run)
-    assert run.returncode == 0 and len(requests) == 2
+    assert run.returncode == 0 and len(requests) == 3
     # Codex runs both files' hooks: two calls per stop, one decision, one duplicate dropped
     made = decisions(sandbox, session)
     assert sorted(made) == ["continue", "deliver", "drop", "drop"]
     assert [d for d in made if d != "drop"] == ["continue", "deliver"]
-    assert sandbox.outbox(session) == [PASTED]
+    final = evidenced(requests[2])
+    assert isinstance(final, Reply) and sandbox.outbox(session) == [final.text]
 
 
 def test_g_doctor_and_the_real_codex_agree_on_hook_trust(sandbox: CodexSandbox) -> None:

@@ -87,16 +87,20 @@ def test_a_hedge_is_coached_the_tests_run_and_the_evidence_is_delivered_once(
 def test_b_a_hedge_answered_without_a_tool_call_is_judged_alone_and_delivered_once(
     sandbox: GeminiSandbox,
 ) -> None:
-    with ScriptedModel([text(HEDGE), text(PASTED)], default=text(PASTED)) as model:
+    # The tests ran before the hedge, so the answer that pastes their output without a new
+    # tool call holds up against the turn's record (a run that never happened would not).
+    script = [tool_use("run_shell_command", {"command": PYTEST}), text(HEDGE), evidenced]
+    with ScriptedModel(script, default=text(PASTED)) as model:
         # both scopes installed: Gemini runs the identical handler once per stop
         sandbox.install("gemini", "--user")
         sandbox.install("gemini", "--project")
         run = sandbox.run(model, PROMPT)
-        requests = model.model_requests
+        requests = [r.json for r in model.model_requests]
     session = sandbox.result(run)["session_id"]
-    assert run.returncode == 0 and len(requests) == 2
+    assert run.returncode == 0 and len(requests) == 3
     assert decisions(sandbox, session) == ["continue", "deliver"]  # one hook call per stop
-    assert sandbox.outbox(session) == [PASTED]  # not "HEDGE\nPASTED"
+    final = evidenced(requests[2])
+    assert isinstance(final, type(text(""))) and sandbox.outbox(session) == [final.text]
 
 
 def test_c_a_question_is_delivered_at_once(sandbox: GeminiSandbox) -> None:

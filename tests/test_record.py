@@ -167,7 +167,7 @@ def test_for_hook_attaches_a_fresh_record_and_skips_what_it_cannot_read() -> Non
     fresh = for_hook(item, "claude-code", path)
     assert fresh.record is not None and fresh.record.usable
     assert for_hook(item, "claude-code", None) is item
-    assert for_hook(item, "gemini", path).record is None  # no reader for that agent here
+    assert for_hook(item, "cursor", path).record is None  # no reader for that agent
     failure = JudgeInput(text="", event="StopFailure")
     assert for_hook(failure, "claude-code", path) is failure
 
@@ -309,3 +309,29 @@ def test_a_subagents_own_transcript_is_its_turn(tmp_path: Path) -> None:
     rec = claude_transcript(str(path))
     assert rec.usable and rec.prompt == "Find the failing test."
     assert rec.final_text == "test_add fails."
+
+
+def test_codex_rollouts_and_gemini_chats_give_records(tmp_path: Path) -> None:
+    from coachloop.record import codex_rollout, gemini_chat, read
+    from transcript_support import Chat, Rollout
+
+    red = "Chunk ID: 1\nWall time: 0.2 seconds\nProcess exited with code 1\nOutput:\n"
+    red += "FAILED test_calc.py::test_add - assert -1 == 5\n1 failed, 1 passed in 0.05s\n"
+    rollout = Rollout(tmp_path / "rollout.jsonl").turn("t1", "Fix add().")
+    rollout.shell("python -m pytest -q", red).say("All tests pass now.")
+    codex = codex_rollout(str(rollout.path))
+    assert (
+        codex.usable and codex.prompt == "Fix add()." and codex.final_text == "All tests pass now."
+    )
+    [run] = codex.tests
+    assert run.exit_code == 1 and run.failing == ("test_calc.py::test_add",) and not run.ok
+
+    green = "<untrusted_context>\nOutput: ..\n2 passed in 0.01s\nProcess Group PGID: 7\n</untrusted_context>"
+    chat = Chat(tmp_path / "chat.jsonl").user("Fix add().")
+    chat.shell("python -m pytest -q", green).gemini("Fixed; the tests pass.")
+    gemini = gemini_chat(str(chat.path), "Fix add().")
+    assert gemini.complete and gemini.final_text == "Fixed; the tests pass."
+    assert gemini.last_test is not None and gemini.last_test.ok
+    assert not gemini_chat(str(chat.path), None).complete  # a continuation could open it
+    missing = read("codex", str(tmp_path / "none.jsonl"))
+    assert missing is not None and not missing.usable and "not read" in str(missing.note)

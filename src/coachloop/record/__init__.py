@@ -1,7 +1,7 @@
 """The record of an agent's turn, read from the agent's own log (see `coachloop.core.record`).
 
-- `read(agent, path)`: the record in a transcript-like file of `agent` (Claude Code's
-  transcript; None for an agent without a reader here).
+- `read(agent, path)`: the record in a transcript-like file of `agent`: Claude Code's
+  transcript, a Codex rollout, a Gemini CLI chat file (None for another agent).
 - `claude_stream(events, prompt=...)`: the record of a headless Claude Code turn.
 - `attach(item, record)`: `item` with `record` on it, or with an unusable record when
   the record is stale (its last assistant message is not the message being judged).
@@ -19,6 +19,7 @@ from dataclasses import replace
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.record import TestRun, ToolCall, TurnRecord
+from coachloop.record.agents import codex_rollout, gemini_chat
 from coachloop.record.readers import MAX_TAIL, claude_stream, claude_transcript
 
 __all__ = [
@@ -29,7 +30,9 @@ __all__ = [
     "attach",
     "claude_stream",
     "claude_transcript",
+    "codex_rollout",
     "for_hook",
+    "gemini_chat",
     "matches",
     "read",
 ]
@@ -39,11 +42,15 @@ STALE = "stale: its last assistant message is not the message being judged"
 _EDGE = 400  # characters compared at each end of a message that was cut
 
 
-def read(agent: str, path: str) -> TurnRecord | None:
-    """The record of the last turn in `agent`'s log file at `path`; None when there is
-    no reader for `agent`."""
+def read(agent: str, path: str, prompt: str | None = None) -> TurnRecord | None:
+    """The record of the last turn in `agent`'s log file at `path` (a Gemini turn is
+    found by its `prompt`); None when there is no reader for `agent`."""
     if agent in ("claude-code", "sdk"):
         return claude_transcript(path)
+    if agent == "codex":
+        return codex_rollout(path)
+    if agent == "gemini":
+        return gemini_chat(path, prompt)
     return None
 
 
@@ -78,7 +85,7 @@ def for_hook(item: JudgeInput, agent: str, path: str | None) -> JudgeInput:
     if not path or item.event == "StopFailure":
         return item
     try:
-        return attach(item, read(agent, path))
+        return attach(item, read(agent, path, item.prompt))
     except Exception as exc:  # a record never costs a stop: judge the message alone
         log.exception("reading the turn's record failed")
         note = f"the record could not be read ({type(exc).__name__})"
