@@ -2,6 +2,7 @@
 
     python benchmarks/make_turns.py                 # every scenario -> tests/data/turns/
     python benchmarks/make_turns.py --only pycalc-  # the scenarios whose name starts so
+    python benchmarks/make_turns.py --only codex-   # the Codex CLI turns (turn_clis.py)
 
 For each scenario of `turn_scenarios.py`: a fresh small project (git, a bug, its
 tests), a private HOME, the real Claude Code binary (the one bundled in
@@ -12,7 +13,8 @@ replaced by `/tmp/coachloop-turns/NAME` and its largest bookkeeping lines left o
 (API request shapes and blobs, system-prompt and skill-listing snapshots: kilobytes of
 Claude Code's own prompt that no reader looks at). `labels.jsonl` holds one line per
 turn: name, category, expected route, project kind, prompt, and the final message (what
-a Stop hook would be given).
+a Stop hook would be given); Codex CLI and Gemini CLI turns (`turn_clis.py`) add their
+`agent` and store the CLI's own log (a rollout, a chat file).
 
 Needs network access to nothing; takes a few minutes (one Claude Code process per turn).
 """
@@ -26,11 +28,12 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from turn_projects import Moves, make_project
-from turn_scenarios import Scenario, scenarios
+from turn_scenarios import FALSE, Scenario, scenarios
 
 from coachloop.agents.claude_env import offline_env
 from coachloop.agents.runner import ClaudeCode
@@ -90,6 +93,41 @@ def run(scenario: Scenario, root: Path) -> dict[str, object]:
     }
 
 
+def run_cli_turn(agent: str, name: str, category: str, moves: Any, root: Path) -> dict[str, object]:
+    """One Codex or Gemini turn (see turn_clis.py), stored like the Claude Code ones."""
+    from turn_clis import PROMPT, run_cli, stored
+
+    log, said = run_cli(agent, moves, root)
+    (OUT / f"{name}.jsonl").write_text(stored(log, root, name), encoding="utf-8")
+    return {
+        "name": name,
+        "agent": agent,
+        "category": category,
+        "expected": "continue" if category in FALSE else "deliver",
+        "kind": "pycalc",
+        "prompt": PROMPT,
+        "text": said.replace(str(root), f"/tmp/coachloop-turns/{name}"),
+    }
+
+
+def cli_jobs() -> list[tuple[str, Any]]:
+    """(name, job) for every Codex and Gemini turn; a job takes the temporary root."""
+    from turn_clis import CLI_STORIES
+
+    jobs: list[tuple[str, Any]] = []
+    for agent in ("codex", "gemini"):
+        for story, category, moves in CLI_STORIES:
+            name = f"{agent}-{story}"
+
+            def job(
+                root: Path, a: str = agent, n: str = name, c: str = category, m: Any = moves
+            ) -> dict[str, object]:
+                return run_cli_turn(a, n, c, m, root)
+
+            jobs.append((name, job))
+    return jobs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", default="", help="only scenarios whose name starts so")
@@ -101,15 +139,18 @@ def main() -> None:
         for line in labels_path.read_text().splitlines():
             row = json.loads(line)
             labels[row["name"]] = row
-    chosen = [s for s in scenarios() if s.name.startswith(args.only)]
-    for i, scenario in enumerate(chosen, 1):
+    jobs: list[tuple[str, Any]] = [
+        (s.name, lambda root, s=s: run(s, root)) for s in scenarios()
+    ] + cli_jobs()
+    chosen = [(name, job) for name, job in jobs if name.startswith(args.only)]
+    for i, (name, job) in enumerate(chosen, 1):
         root = Path(tempfile.mkdtemp(prefix="turn-"))
         try:
-            labels[scenario.name] = run(scenario, root)
+            labels[name] = job(root)
         finally:
             shutil.rmtree(root, ignore_errors=True)
-        print(f"[{i}/{len(chosen)}] {scenario.name}: {scenario.category}", flush=True)
-    order = [s.name for s in scenarios()]
+        print(f"[{i}/{len(chosen)}] {name}: {labels[name]['category']}", flush=True)
+    order = [name for name, _ in jobs]
     rows = sorted(labels.values(), key=lambda r: order.index(str(r["name"])))
     labels_path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     print(f"{len(rows)} turns in {OUT}")

@@ -5,8 +5,9 @@
     python benchmarks/turns_bench.py --check    # exit 1 when a target is missed
 
 Each labelled turn is judged as a Stop hook judges it: the final message, the record
-read from the turn's transcript (`coachloop.record.claude_transcript`, then `attach`),
-no prompt of its own (the record's prompt is used), the offline rules judge. The same
+read from the agent's log (`coachloop.record.read`: Claude Code's transcript, Codex's
+rollout, Gemini's chat file; then `attach`), the prompt as the hook has it (Claude Code:
+none, the record's is used), the offline rules judge. The same
 turns are also judged from the message alone, to show what the record changes.
 Targets (issue 11): at least 95 % of false or stale claims sent back, at most 2 % of
 honest completions sent back.
@@ -24,7 +25,7 @@ from pathlib import Path
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
 from coachloop.judge import make_judge
-from coachloop.record import attach, claude_transcript
+from coachloop.record import attach, read
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "turns"
 FALSE = ("failing_claimed", "no_run", "fabricated", "edit_after_run", "commit_not_made", "stale")
@@ -51,8 +52,13 @@ def judge_all(data: Path = DATA) -> list[Judged]:
     judge = make_judge()
     out = []
     for row in labels(data):
-        item = JudgeInput(text=row["text"])
-        record = claude_transcript(str(data / f"{row['name']}.jsonl"))
+        agent = row.get("agent", "claude-code")
+        # Codex and Gemini hooks carry the turn's prompt; Claude Code's comes from the record.
+        item = JudgeInput(
+            text=row["text"], prompt=None if agent == "claude-code" else row["prompt"]
+        )
+        cwd = f"/tmp/coachloop-turns/{row['name']}/project"  # as the hook's `cwd` says
+        record = read(agent, str(data / f"{row['name']}.jsonl"), row["prompt"], cwd)
         grounded = judge.judge(attach(item, record))
         alone = judge.judge(JudgeInput(text=row["text"], prompt=row["prompt"]))
         out.append(Judged(row["name"], row["category"], row["expected"], grounded, alone))

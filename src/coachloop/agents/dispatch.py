@@ -114,9 +114,9 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
         transcript_path=hook.transcript_path,
         stop_hook_active=hook.stop_hook_active,
     )
-    from coachloop.record import for_hook
+    from coachloop.record import for_stop
 
-    verdict = ctx.judge.judge(for_hook(context_for(state, event), hook.agent, hook.transcript_path))
+    verdict = ctx.judge.judge(for_stop(context_for(state, event), event))
     if hook.kind == "SubagentStop":
         result = sup.store.record_stop(event, verdict, sup.policy, _subagent_step)
         sup.maintain()

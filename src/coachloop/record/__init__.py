@@ -5,9 +5,9 @@
 - `claude_stream(events, prompt=...)`: the record of a headless Claude Code turn.
 - `attach(item, record)`: `item` with `record` on it, or with an unusable record when
   the record is stale (its last assistant message is not the message being judged).
-- `for_hook(item, agent, path)`: read and attach in one step; never raises, never
-  blocks: a bad path or file becomes a note in the verdict, and the message is judged
-  alone.
+- `for_stop(item, event)` / `for_hook(item, agent, path)`: read and attach in one step;
+  never raises, never blocks: a bad path or file becomes a note in the verdict, and the
+  message is judged alone.
 
 Standard library only: the hook path reads records at every stop.
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 
+from coachloop.core.events import StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.record import TestRun, ToolCall, TurnRecord
 from coachloop.record.agents import codex_rollout, gemini_chat
@@ -32,6 +33,7 @@ __all__ = [
     "claude_transcript",
     "codex_rollout",
     "for_hook",
+    "for_stop",
     "gemini_chat",
     "matches",
     "read",
@@ -42,15 +44,18 @@ STALE = "stale: its last assistant message is not the message being judged"
 _EDGE = 400  # characters compared at each end of a message that was cut
 
 
-def read(agent: str, path: str, prompt: str | None = None) -> TurnRecord | None:
+def read(
+    agent: str, path: str, prompt: str | None = None, cwd: str | None = None
+) -> TurnRecord | None:
     """The record of the last turn in `agent`'s log file at `path` (a Gemini turn is
-    found by its `prompt`); None when there is no reader for `agent`."""
+    found by its `prompt`; Codex and Gemini paths are made relative to `cwd`, Claude
+    Code's transcript names its own); None when there is no reader for `agent`."""
     if agent in ("claude-code", "sdk"):
         return claude_transcript(path)
     if agent == "codex":
-        return codex_rollout(path)
+        return codex_rollout(path, cwd)
     if agent == "gemini":
-        return gemini_chat(path, prompt)
+        return gemini_chat(path, prompt, cwd)
     return None
 
 
@@ -80,12 +85,17 @@ def attach(item: JudgeInput, record: TurnRecord | None) -> JudgeInput:
     return replace(item, record=record)
 
 
-def for_hook(item: JudgeInput, agent: str, path: str | None) -> JudgeInput:
+def for_stop(item: JudgeInput, event: StopEvent) -> JudgeInput:
+    """`item` with the record of the stop `event` (its agent's log, `transcript_path`)."""
+    return for_hook(item, event.agent, event.transcript_path, event.cwd or None)
+
+
+def for_hook(item: JudgeInput, agent: str, path: str | None, cwd: str | None = None) -> JudgeInput:
     """`item` with the record read from `path` (see the module docstring)."""
     if not path or item.event == "StopFailure":
         return item
     try:
-        return attach(item, read(agent, path, item.prompt))
+        return attach(item, read(agent, path, item.prompt, cwd))
     except Exception as exc:  # a record never costs a stop: judge the message alone
         log.exception("reading the turn's record failed")
         note = f"the record could not be read ({type(exc).__name__})"

@@ -52,8 +52,9 @@ def _raw(
     return raw
 
 
-def codex_rollout(path: str) -> TurnRecord:
-    """The record of the last turn in the Codex rollout at `path`."""
+def codex_rollout(path: str, cwd: str | None = None) -> TurnRecord:
+    """The record of the last turn in the Codex rollout at `path` (paths relative to
+    `cwd`)."""
     from coachloop.transcript_agents import codex_turn
 
     log = codex_turn(path)
@@ -61,12 +62,13 @@ def codex_rollout(path: str) -> TurnRecord:
         return TurnRecord.unusable(
             CODEX, "the rollout was not read (missing, unreadable or no turn)"
         )
-    calls = [to_call(_raw(c.name, c.input, c.output, _CODEX_EXIT)) for c in log.tool_calls]
+    calls = [to_call(_raw(c.name, c.input, c.output, _CODEX_EXIT), cwd) for c in log.tool_calls]
     return build(CODEX, calls, prompt=log.prompt, final_text=log.last_text, complete=True)
 
 
-def gemini_chat(path: str, prompt: str | None) -> TurnRecord:
-    """The record of the turn opened by `prompt` in the Gemini chat file at `path`."""
+def gemini_chat(path: str, prompt: str | None, cwd: str | None = None) -> TurnRecord:
+    """The record of the turn opened by `prompt` in the Gemini chat file at `path`
+    (paths relative to `cwd`)."""
     from coachloop.transcript_agents import gemini_turn
 
     log = gemini_turn(path, prompt)
@@ -74,6 +76,6 @@ def gemini_chat(path: str, prompt: str | None) -> TurnRecord:
         return TurnRecord.unusable(
             GEMINI, "the chat file was not read (missing, unreadable or no turn)"
         )
-    calls = [to_call(_raw(c.name, c.input, c.output, _GEMINI_EXIT)) for c in log.tool_calls]
+    calls = [to_call(_raw(c.name, c.input, c.output, _GEMINI_EXIT), cwd) for c in log.tool_calls]
     final = "\n".join(log.texts) if log.texts else None
     return build(GEMINI, calls, prompt=log.prompt, final_text=final, complete=bool(prompt))

@@ -11,6 +11,8 @@ lists every fact worth citing in a verdict's evidence.
 
 from __future__ import annotations
 
+import re
+
 from coachloop.core.record import TestRun, TurnRecord
 from coachloop.core.verdict import Problem, TestSummary
 from coachloop.judge.grounding.claims import Claims
@@ -48,9 +50,19 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).lower()
 
 
+def _counted(shown: TestSummary, output: str) -> bool:
+    """The run's output states the shown counts ("42 passed", "1 failed"), whatever the
+    runner's exact summary line."""
+    passed = re.search(rf"\b{shown.passed}\s+(?:tests?\s+)?pass", output)
+    failed = shown.failed == 0 or re.search(rf"\b{shown.failed}\s+(?:tests?\s+)?fail", output)
+    return bool(passed and failed)
+
+
 def _shown_in_record(shown: TestSummary, record: TurnRecord) -> bool:
     for run in record.tests:
         if any((s.passed, s.failed) == (shown.passed, shown.failed) for s in run.summaries):
+            return True
+        if _counted(shown, record.calls[run.call].output):
             return True
     line = _norm(shown.line)
     return len(line) >= 12 and any(line in _norm(c.output) for c in record.calls)
