@@ -45,10 +45,9 @@ def _skippable(line: bytes) -> bool:
 def _turn_entries(lines: Iterable[bytes]) -> tuple[list[dict[str, Any]], bool]:
     """The entries of the last turn, oldest first, and whether its prompt was found.
 
-    A subagent's own transcript is all sidechain lines (its last message is one): then
-    the sidechain is the turn."""
+    A subagent's own transcript is nothing but sidechain lines: then the sidechain is
+    the turn (in a main transcript, sidechain lines are skipped)."""
     entries: list[dict[str, Any]] = []
-    subagent: bool | None = None
     for line in lines:
         if not line.strip() or _skippable(line):
             continue
@@ -58,16 +57,18 @@ def _turn_entries(lines: Iterable[bytes]) -> tuple[list[dict[str, Any]], bool]:
             continue
         if not isinstance(entry, dict):
             continue
-        if subagent is None and entry.get("type") in ("user", "assistant"):
-            subagent = entry.get("isSidechain") is True
-        if subagent:
-            entry["isSidechain"] = False
         entries.append(entry)
         if human_prompt(entry) is not None:
             entries.reverse()
             return entries, True
     entries.reverse()
-    return entries, False
+    said = [e for e in entries if e.get("type") in ("user", "assistant")]
+    if not said or not all(e.get("isSidechain") is True for e in said):
+        return entries, False
+    for entry in entries:  # a subagent's own transcript
+        entry["isSidechain"] = False
+    starts = [i for i, e in enumerate(entries) if human_prompt(e) is not None]
+    return (entries[starts[-1] :], True) if starts else (entries, False)
 
 
 def _record(
