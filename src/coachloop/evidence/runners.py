@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from coachloop.scan import Scanner
+
 _N = r"(\d{1,3}(?:,\d{3})+|\d+)"
 
 RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
@@ -152,7 +154,7 @@ GO_OK = re.compile(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M)
 GO_FAIL = re.compile(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M)
 
 # Runs that executed nothing prove nothing.
-NOTHING_RAN = re.compile(
+NOTHING_RAN = Scanner(
     r"no tests ran|collected 0 items|Ran 0 tests|0 examples|No tests found|"
     r"running 0 tests|Tests:\s+0 total|no test files|^\s*0 passing\b",
     re.I | re.M,

@@ -9,22 +9,23 @@ import re
 
 from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.scan import Scanner
 
 _HEX = r"[0-9a-f]{7,40}"
 # A hash counts when commit words sit close before it, or when it stands in backticks.
-_COMMIT = re.compile(
+_COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
     rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
     re.I,
 )
-_PR = re.compile(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
+_PR = Scanner(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
 _PATH = re.compile(
     r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|ts|tsx|js|jsx|md|rst|txt|"
     r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
-_COMMAND = re.compile(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
-_EXIT = re.compile(
+_COMMAND = Scanner(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
+_EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
     re.I,
@@ -55,10 +56,10 @@ _SUCCESS_MARKERS = (
     "0 problems",
     "0 vulnerabilities",
 )
-_SUCCESS_LINES = re.compile(
+_SUCCESS_LINES = Scanner(
     r"^[ \t]*(?:SUCCESS|OK|PASS)\b|\bDone in [\d.]+s|\bFinished `?(?:release|dev|test)", re.M
 )
-_FAILURE = re.compile(
+_FAILURE = Scanner(
     r"^[ \t]*(?:FAILED|FAIL)\b.*$|^(?:error(?:\[\w+\])?|ERROR|fatal|npm ERR!)[: ].*$|"
     r"^[ \t]*(?:✗|✕|×)\s.*$|\bfailed=[1-9]\d*|\bTraceback \(most recent call last\)|"
     r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b|:\d+(?::\d+)?: error\b|"
@@ -123,7 +124,7 @@ def _tests(text: str) -> list[TestSummary]:
 
 # A CI run's link counts when the text says it passed.
 _CI_RUN = re.compile(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
-_CI_PASSED = re.compile(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
+_CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
 
 
 def _successes(text: str) -> tuple[str, ...]:

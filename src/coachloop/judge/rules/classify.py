@@ -21,6 +21,7 @@ from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.judge.rules.features import Features, asks_question, requests_action
 from coachloop.judge.rules.target import off_target
+from coachloop.scan import Scanner
 
 _LINT_ONLY = re.compile(
     r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"
@@ -28,7 +29,7 @@ _LINT_ONLY = re.compile(
     re.I,
 )
 _DOC_PATH = re.compile(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
-_REPORT = re.compile(r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I)
+_REPORT = Scanner(r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I)
 
 
 @dataclass

@@ -10,6 +10,7 @@ from coachloop.core.verdict import Evidence
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
+from coachloop.scan import Scanner
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
 ASSERTED = lx.compile_lexicon(lx.ASSERTED)
@@ -33,7 +34,7 @@ _FINITE = re.compile(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
 )
-_ACTION_REQUEST = re.compile(
+_ACTION_REQUEST = Scanner(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
     re.I,
@@ -45,7 +46,7 @@ def requests_action(text: str) -> bool:
     return bool(_ACTION_REQUEST.search(text) or _SELF_OR_OTHER.search(text))
 
 
-_SELF_OR_OTHER = re.compile(r"\byourself\b|\bsomeone\b", re.I)
+_SELF_OR_OTHER = Scanner(r"\byourself\b|\bsomeone\b", re.I)
 
 
 def _gerund_opening(text: str) -> bool:
@@ -57,18 +58,14 @@ def _gerund_opening(text: str) -> bool:
     return False
 
 
-_APPEAL = re.compile(
-    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I
-)
-_BLOCKED_PLAIN = re.compile(
+_APPEAL = Scanner(r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I)
+_BLOCKED_PLAIN = Scanner(
     r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
     r"[^.]{0,80}\b(?:manually|yourself)\b",
     re.I | re.M,
 )
-_DOCS_ONLY = re.compile(
-    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
-)
-_PARTIAL = re.compile(
+_DOCS_ONLY = Scanner(r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I)
+_PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
     r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
     re.I,
@@ -86,16 +83,16 @@ _RHETORICAL = re.compile(
     re.I,
 )
 # "Why is X slow? Please fix it." asks for work, not for an answer.
-_TASK_REQUEST = re.compile(
+_TASK_REQUEST = Scanner(
     r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
     r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
     r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
     re.I | re.M,
 )
-_OR_CHOICE = re.compile(r",? or |\boder\b|\bo\b|\bou\b", re.I)
+_OR_CHOICE = Scanner(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
-def _quote_of(pattern: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
+def _quote_of(pattern: Scanner, text: str, limit: int = 5) -> list[str]:
     """Matched spans widened to their clause, for quoting back to the agent.
 
     The pattern runs on the lowercased text; quotes keep the original case whenever

@@ -16,6 +16,7 @@ from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
+from coachloop.scan import Scanner
 
 _C = lx.compile_lexicon
 ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
@@ -28,17 +29,17 @@ BACKGROUND = _C(lx.cues.BACKGROUND)
 FIX_CLAIM = _C(lx.cues.FIX_CLAIM)
 SPECIFIC_CHECK = _C(lx.cues.SPECIFIC_CHECK)
 
-_PUSHED = re.compile(
+_PUSHED = Scanner(
     r"\b[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+\s+->\s+\S+|\[new branch\]|^\s*To (?:https://|git@)\S+|"
     r"working tree clean|\badded \d+ packages?\b|\bHTTP/[\d.]+ [23]\d\d\b|\bStatusCode\s*:\s*200\b|"
     r"\(\d+ rows?\)|\bsuccessfully (?:built|installed|deployed|tagged|pushed)\b|/issues/\d+",
     re.M,
 )
-_DIFF = re.compile(r"^```diff|^<<<<<<< SEARCH", re.M)
-_HEADING = re.compile(r"^#{1,4} ", re.M)
-_CHECKMARK = re.compile(r"✅|✔|☑")
+_DIFF = Scanner(r"^```diff|^<<<<<<< SEARCH", re.M)
+_HEADING = Scanner(r"^#{1,4} ", re.M)
+_CHECKMARK = Scanner(r"✅|✔|☑")
 _CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_FENCE_OPEN = re.compile(r"^[ \t]*```([\w+-]*)", re.M)
+_FENCE_OPEN = Scanner(r"^[ \t]*```([\w+-]*)", re.M)
 _CODE_LANGS = frozenset(
     {
         "python",

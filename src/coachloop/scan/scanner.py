@@ -1,0 +1,341 @@
+"""`Scanner`: a regular expression that finds the same matches as `re`, much faster.
+
+A pattern made of alternatives (`a|b|c`, or a lexicon's list of patterns) is cut into
+its alternatives, each read for what it must start with or contain (`anchors`). To
+search a text, a scanner looks only where an alternative can start: the text's words
+(`index.words`) select the alternatives whose first word occurs, `str.find` gives the
+positions of their literal starts, and each candidate is checked there with the
+alternative's own compiled pattern (`pattern.match(text, pos)`, which sees the whole
+text, so word boundaries and lookbehinds read as they would). Alternatives without a
+usable start are run on the whole text, after a check that a literal they need occurs.
+`finditer` merges the alternatives' matches exactly as `re` picks them: leftmost start
+first, and at one start the first alternative that matches.
+
+Nothing is compiled until it is needed: the analysis comes from a precomputed table
+(`table.json`, see `coachloop.scan.table`), and each alternative is compiled on its first
+candidate. A pattern the analysis cannot read, or a text whose case folding is unusual
+(for case-insensitive scanners), falls back to the whole compiled pattern.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from coachloop.scan import folding, index
+from coachloop.scan.anchors import (
+    START,
+    WORD,
+    Shape,
+    UnreadablePatternError,
+    analyze,
+    split_alternatives,
+)
+
+__all__ = ["Scanner"]
+# Up to this many literals are looked for one by one; more go through the word index.
+_FEW_ANCHORS = 12
+
+
+@dataclass(slots=True)
+class _Piece:
+    source: str
+    compiled: str  # the source with groups padded so that group numbers stay the same
+    shape: Shape
+    rx: re.Pattern[str] | None = None
+
+
+Gates = tuple[tuple[str, ...], ...]
+# (piece, literal, the words and the heads of words the text must have for the literal)
+_Keyed = tuple[int, str, frozenset[str], frozenset[str]]
+
+
+@dataclass(slots=True)
+class _Plan:
+    """Where to look for each piece: by word, by literal, at line starts, everywhere."""
+
+    pieces: list[_Piece]
+    groups: int
+    words: dict[str, list[_Keyed]] = field(default_factory=dict)
+    prefixes: dict[str, list[_Keyed]] = field(default_factory=dict)
+    finds: list[tuple[int, Gates, tuple[str, ...]]] = field(default_factory=list)
+    foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = field(default_factory=dict)
+    lines: list[tuple[int, Gates]] = field(default_factory=list)
+    starts: list[int] = field(default_factory=list)
+    gated: list[tuple[int, Gates]] = field(default_factory=list)
+    always: list[int] = field(default_factory=list)
+
+
+def _open(gates: Gates, view: str) -> bool:
+    """Every gate has a literal in `view` (no gates: open)."""
+    return all(any(g in view for g in gate) for gate in gates)
+
+
+def _shape(source: str, flags: int) -> Shape | None:
+    from coachloop.scan.table import lookup
+
+    found = lookup(source)
+    if found is not None:
+        return found
+    try:
+        return analyze(source, flags)
+    except (UnreadablePatternError, re.error, RecursionError):
+        return None
+
+
+class Scanner:
+    """Drop-in for the `search`, `finditer` and `findall` of `re.compile(source, flags)`.
+
+    `pieces`, when given, are alternatives whose `|`-join is the pattern (a lexicon).
+    """
+
+    __slots__ = ("_fold", "_full", "_lines", "_pieces", "_plan", "flags", "name", "source")
+
+    def __init__(
+        self, source: str, flags: int = 0, pieces: Sequence[str] | None = None, name: str = ""
+    ) -> None:
+        self.source = "|".join(pieces) if pieces is not None else source
+        self.flags = int(flags)  # a plain int: `RegexFlag` arithmetic is slow
+        self._fold = bool(self.flags & re.IGNORECASE)
+        self._lines = bool(self.flags & re.MULTILINE)
+        self.name = name
+        self._pieces = list(pieces) if pieces is not None else None
+        self._full: re.Pattern[str] | None = None
+        self._plan: _Plan | bool | None = False  # False: not built; None: fall back
+
+    def pieces(self) -> list[str]:
+        """The alternatives this scanner runs separately."""
+        if self._pieces is None:
+            self._pieces = (
+                [self.source] if self.flags & re.VERBOSE else split_alternatives(self.source)
+            )
+        return self._pieces
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """The whole pattern, compiled (on first use)."""
+        if self._full is None:
+            self._full = re.compile(self.source, self.flags)
+        return self._full
+
+    def _build(self) -> _Plan | None:
+        sources = self.pieces()
+        shapes = [_shape(s, self.flags) for s in sources]
+        if any(s is None or s.nullable for s in shapes):
+            return None
+        total = sum(s.groups for s in shapes if s is not None)
+        if len(sources) > 1 and any(s is not None and s.backref for s in shapes):
+            return None
+        pieces, offset = [], 0
+        for source, shape in zip(sources, shapes, strict=True):
+            assert shape is not None
+            compiled = source
+            if total and len(sources) > 1:
+                after = total - offset - shape.groups
+                compiled = f"{_pad(offset)}(?:{source}){_pad(after)}"
+            pieces.append(_Piece(source, compiled, shape))
+            offset += shape.groups
+        plan = _Plan(pieces, total)
+        anchors = sum(len(p.shape.anchors or ()) for p in pieces)
+        for i, piece in enumerate(pieces):
+            _place(plan, i, piece.shape, self._fold, anchors > _FEW_ANCHORS)
+        return plan
+
+    def _ready(self) -> _Plan | None:
+        if self._plan is False:
+            self._plan = self._build()
+        return self._plan  # type: ignore[return-value]
+
+    def _view(self, text: str) -> str | None:
+        """The text the anchors are looked for in (lowercased when case is ignored)."""
+        if not self._fold:
+            return text
+        low = text.lower()
+        if len(low) != len(text):
+            return None  # a letter lowercases to two: positions would shift
+        if not text.isascii() and not folding.odd().isdisjoint(index.non_ascii(text)):
+            return None
+        return low
+
+    def _rx(self, plan: _Plan, i: int) -> re.Pattern[str]:
+        piece = plan.pieces[i]
+        if piece.rx is None:
+            piece.rx = re.compile(piece.compiled, self.flags)
+        return piece.rx
+
+    def _anchored(self, plan: _Plan, view: str) -> Iterator[tuple[int, str | None]]:
+        """(piece, literal) pairs worth looking for in `view`; the literal is None for the
+        text's start, and "" for every line start."""
+        if plan.words or plan.prefixes:
+            words, heads = index.words(view)
+            for word in words & plan.words.keys():
+                for i, anchor, whole, begun in plan.words[word]:
+                    if whole <= words and begun <= heads:
+                        yield i, anchor
+            for head in heads & plan.prefixes.keys():
+                for i, anchor, whole, begun in plan.prefixes[head]:
+                    if whole <= words and begun <= heads:
+                        yield i, anchor
+        for i, gates, anchors in plan.finds:
+            if _open(gates, view):
+                for anchor in anchors:
+                    yield i, anchor
+        if plan.foreign and not view.isascii():
+            chars = index.non_ascii(view)
+            for first in chars & plan.foreign.keys():
+                for i, anchor, needed in plan.foreign[first]:
+                    if needed <= chars:
+                        yield i, anchor
+        for i in plan.starts:
+            yield i, None
+        for i, gates in plan.lines:
+            if _open(gates, view):
+                yield i, ""
+
+    def _positions(self, anchor: str | None, view: str) -> list[int]:
+        if anchor:
+            return index.occurrences(view, anchor)
+        if anchor is None or not self._lines:
+            return [0]
+        return index.line_starts(view)
+
+    def _scanned(self, plan: _Plan, view: str) -> list[int]:
+        """The pieces without a usable start whose gates are open: run on the whole text."""
+        if not plan.gated:
+            return plan.always
+        return sorted([i for i, gates in plan.gated if _open(gates, view)] + plan.always)
+
+    def search(self, text: str) -> bool:
+        """True when the pattern matches somewhere in `text` (`re.search` is not None)."""
+        plan = self._ready()
+        view = None if plan is None else self._view(text)
+        if plan is None or view is None:
+            return self.pattern.search(text) is not None
+        for i, anchor in self._anchored(plan, view):
+            positions = self._positions(anchor, view)
+            if positions:
+                match = self._rx(plan, i).match
+                for at in positions:
+                    if match(text, at):
+                        return True
+        return any(self._rx(plan, i).search(text) for i in self._scanned(plan, view))
+
+    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+        """The matches of `re.finditer`, in order, with the same spans and groups."""
+        plan = self._ready()
+        view = None if plan is None else self._view(text)
+        if plan is None or view is None:
+            yield from self.pattern.finditer(text)
+            return
+        found: dict[int, set[int]] = {}
+        for i, anchor in self._anchored(plan, view):
+            positions = self._positions(anchor, view)
+            if positions:
+                found.setdefault(i, set()).update(positions)
+        scan = self._scanned(plan, view)
+        if not found and not scan:
+            return
+        queues = {i: sorted(p) for i, p in found.items()}
+        live = sorted([*queues, *scan])
+        ahead: dict[int, re.Match[str]] = {}
+        pos = 0
+        while live:
+            best: re.Match[str] | None = None
+            for i in list(live):  # in order: at one start, the first alternative wins
+                m = ahead.get(i)
+                if m is None or m.start() < pos:
+                    if i in queues:
+                        m = self._next_at(plan, i, queues[i], text, pos)
+                    else:
+                        m = self._rx(plan, i).search(text, pos)
+                    if m is None:
+                        live.remove(i)
+                        continue
+                    ahead[i] = m
+                if best is None or m.start() < best.start():
+                    best = m
+            if best is None:
+                return
+            yield best
+            pos = best.end()
+
+    def _next_at(
+        self, plan: _Plan, i: int, queue: list[int], text: str, pos: int
+    ) -> re.Match[str] | None:
+        """The first match of piece `i` at a queued position >= `pos` (the queue shrinks)."""
+        match = self._rx(plan, i).match
+        while queue:
+            at = queue[0]
+            if at >= pos:
+                m = match(text, at)
+                if m is not None:
+                    return m
+            del queue[0]
+        return None
+
+    def findall(self, text: str) -> list[Any]:
+        """What `re.findall` returns: whole matches, the one group, or tuples of groups."""
+        plan = self._ready()
+        if plan is None:
+            return self.pattern.findall(text)
+        if plan.groups == 0:
+            return [m.group(0) for m in self.finditer(text)]
+        if plan.groups == 1:
+            return [m.group(1) or "" for m in self.finditer(text)]
+        return [m.groups("") for m in self.finditer(text)]
+
+
+def _pad(groups: int) -> str:
+    """Groups that never take part in a match: they only keep the numbering."""
+    return f"(?:(?!){'()' * groups})?" if groups else ""
+
+
+def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
+    """File piece `i` under the cheapest way to find where it can start: by the words
+    of the text (`indexed`, for many literals), by its literals, at line starts."""
+    anchors, gates = shape.anchors, shape.gates or ()
+    if fold:  # case-insensitive: literals are looked for in the lowercased text
+        if anchors is not None and not all(folding.plain(a) for a, _ in anchors):
+            anchors = None
+        gates = tuple(tuple(g.lower() for g in gate) for gate in gates if _plain(gate))
+        anchors = None if anchors is None else tuple((a.lower(), p) for a, p in anchors)
+    if anchors is None:
+        if gates:
+            plan.gated.append((i, gates))
+        else:
+            plan.always.append(i)
+        return
+    loose: list[str] = []
+    line = start = False
+    for anchor, place in anchors:
+        whole, begun = index.needs(anchor, place >= WORD) if indexed else ((), ())
+        if whole:  # filed under its longest whole word, the most telling
+            key = max(sorted(whole), key=len)
+            plan.words.setdefault(key, []).append((i, anchor, frozenset(whole), frozenset(begun)))
+        elif begun:
+            key = max(sorted(begun), key=len)
+            plan.prefixes.setdefault(key, []).append(
+                (i, anchor, frozenset(whole), frozenset(begun))
+            )
+        elif place == START:
+            start = True
+        elif not anchor:
+            line = True
+        elif not anchor[0].isascii():  # filed under its first character
+            needed = frozenset(ch for ch in anchor if not ch.isascii())
+            plan.foreign.setdefault(anchor[0], []).append((i, anchor, needed))
+        else:
+            loose.append(anchor)
+    if start:
+        plan.starts.append(i)
+    if line:
+        plan.lines.append((i, gates))
+    if loose:
+        weak = min(map(len, loose)) < 3
+        plan.finds.append((i, gates if weak else (), tuple(loose)))
+
+
+def _plain(gate: tuple[str, ...]) -> bool:
+    return all(folding.plain(g) for g in gate)
