@@ -22,7 +22,8 @@ import pytest
 import coachloop.evidence.text
 from coachloop.judge.rules.lexicon import base
 from coachloop.scan import Scanner, folding, table
-from coachloop.scan.anchors import LINE, START, WORD, analyze, split_alternatives
+from coachloop.scan.anchors import analyze
+from coachloop.scan.shape import LINE, START, WORD, split_alternatives
 
 DATA = Path(__file__).parent / "data"
 ODD = ["ı", "ſ", "İ", "Σ", "K", "ᲀ", "É", "ß", "ﬅ"]

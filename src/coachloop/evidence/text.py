@@ -10,25 +10,27 @@ import re
 from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
 from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
 # A hash counts when commit words sit close before it, or when it stands in backticks.
-_COMMIT = Scanner(
+_COMMIT = LazyPattern(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
     rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
     re.I,
 )
-_PR = Scanner(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
-_PATH = re.compile(
+_PR = LazyPattern(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
+_PATH = LazyPattern(
     r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|ts|tsx|js|jsx|md|rst|txt|"
     r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
-_COMMAND = Scanner(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
+_COMMAND = LazyPattern(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
     re.I,
+    indexed=True,
 )
 # Success markers of commands other than test runners: plain substrings, tested with
 # `in` (fast), plus a few line-shaped patterns.
@@ -67,14 +69,26 @@ _FAILURE = Scanner(
     re.M,
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
-_URL = re.compile(r"https?://\S+")
+_URL = LazyPattern(r"https?://\S+")
+
+
+def _paths(text: str) -> list[str]:
+    """`_PATH.findall(text)`, read word by word: a path holds no whitespace and its
+    lookarounds pass at whitespace as at either end of a string, so no match crosses
+    a word and each word matches as it does in place. A path has a "/" or a ".".
+    """
+    found: list[str] = []
+    for word in text.split():
+        if "/" in word or "." in word:
+            found += _PATH.findall(word)
+    return found
 
 
 def _count(value: str | None) -> int:
     return int(value.replace(",", "")) if value else 0
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = LazyPattern(r"\d")
 _TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
 
 
@@ -123,7 +137,7 @@ def _tests(text: str) -> list[TestSummary]:
 
 
 # A CI run's link counts when the text says it passed.
-_CI_RUN = re.compile(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
+_CI_RUN = LazyPattern(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
 _CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
 
 
@@ -147,8 +161,8 @@ def extract(text: str) -> Evidence:
     has_commit = any(w in lowered for w in commit_words)
     commits = [a or b for a, b in _COMMIT.findall(text)] if has_commit else []
     commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
-    no_urls = _URL.sub(" ", text)
-    paths = [p for p in _PATH.findall(no_urls) if not p.startswith("//")]
+    no_urls = _URL.sub(" ", text) if "://" in text else text
+    paths = [p for p in _paths(no_urls) if not p.startswith("//")]
     exits = (
         [int(a or b) for a, b in _EXIT.findall(text)]
         if ("exit" in lowered or "rc" in lowered or "returncode" in lowered)

@@ -11,7 +11,8 @@ that the analysis sees exactly what `re` compiles) and returns a `Shape`:
   a group, so it cannot be cut apart without renumbering).
 The analysis is conservative: whatever it cannot read makes it answer None (no
 anchors, no gates), and a scanner then runs the pattern everywhere, as `re` would.
-`split_alternatives` cuts a pattern at its top-level `|`.
+Reading a pattern costs about as much as compiling it: scanners read shapes from the
+precomputed table (`coachloop.scan.table`) and come here only for patterns it lacks.
 """
 
 from __future__ import annotations
@@ -20,18 +21,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = [
-    "ANYWHERE",
-    "LINE",
-    "START",
-    "WORD",
-    "Shape",
-    "UnreadablePatternError",
-    "analyze",
-    "split_alternatives",
-]
+from coachloop.scan import index
+from coachloop.scan.shape import ANYWHERE, LINE, START, WORD, Shape
 
-ANYWHERE, WORD, LINE, START = 0, 1, 2, 3
+__all__ = ["UnreadablePatternError", "analyze"]
+
 _MAX_SET = 200  # literals kept per set; beyond, literals are shortened until they fit
 _MAX_LEN = 24  # longer literals do not filter better
 _MAX_CLASS = 8  # a character class of at most this many literal characters is expanded
@@ -43,17 +37,6 @@ Required = tuple[frozenset[str], ...]
 
 class UnreadablePatternError(ValueError):
     """A pattern the analysis does not read (inline flags, conditionals, verbose mode)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shape:
-    """What one pattern needs; see the module docstring."""
-
-    groups: int
-    nullable: bool
-    backref: bool
-    anchors: tuple[tuple[str, int], ...] | None
-    gates: tuple[tuple[str, ...], ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,33 +202,5 @@ def analyze(source: str, flags: int = 0) -> Shape:
     if info.first is not None and all(s or p >= LINE for s, p in info.first):
         anchors = tuple(sorted(info.first))
     gates = tuple(tuple(sorted(s)) for s in info.req) or None
-    return Shape(tree.state.groups - 1, info.nullable, reader.backref, anchors, gates)
-
-
-def split_alternatives(source: str) -> list[str]:
-    """`source` cut at each `|` outside groups and character classes (escapes respected)."""
-    parts: list[str] = []
-    depth, start, i, n = 0, 0, 0, len(source)
-    while i < n:
-        ch = source[i]
-        if ch == "\\":
-            i += 2
-            continue
-        if ch == "[":
-            i += 1
-            if i < n and source[i] == "^":
-                i += 1
-            if i < n and source[i] == "]":
-                i += 1
-            while i < n and source[i] != "]":
-                i += 2 if source[i] == "\\" else 1
-        elif ch == "(":
-            depth += 1
-        elif ch == ")":
-            depth -= 1
-        elif ch == "|" and depth == 0:
-            parts.append(source[start:i])
-            start = i + 1
-        i += 1
-    parts.append(source[start:])
-    return parts
+    needs = tuple(index.needs(a, p >= WORD) for a, p in anchors or ())
+    return Shape(tree.state.groups - 1, info.nullable, reader.backref, anchors, gates, needs=needs)

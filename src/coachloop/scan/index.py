@@ -14,22 +14,23 @@ __all__ = ["HEAD", "line_starts", "needs", "non_ascii", "occurrences", "words"]
 
 HEAD, LONG_HEAD = 3, 6
 _WORD = re.compile(r"\w+")
-_CACHE: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+Words = tuple[frozenset[str], frozenset[str], frozenset[str]]
+_CACHE: dict[str, Words] = {}
 _LINES: dict[str, list[int]] = {}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
 _CHARS: dict[str, frozenset[str]] = {}
 _CACHE_SIZE = 64
 
 
-def words(text: str) -> tuple[frozenset[str], frozenset[str]]:
+def words(text: str) -> Words:
     """(the words of `text`, their heads: the first `HEAD` and `LONG_HEAD` characters of
-    the words that long)."""
+    the words that long, and both together)."""
     found = _CACHE.get(text)
     if found is None:
         tokens = frozenset(_WORD.findall(text))
         heads = {t[:HEAD] for t in tokens if len(t) >= HEAD}
         heads.update([t[:LONG_HEAD] for t in tokens if len(t) >= LONG_HEAD])
-        found = (tokens, frozenset(heads))
+        found = (tokens, frozenset(heads), tokens.union(heads))
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[text] = found

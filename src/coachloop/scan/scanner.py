@@ -21,30 +21,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from coachloop.scan import folding, index
-from coachloop.scan.anchors import (
-    START,
-    WORD,
-    Shape,
-    UnreadablePatternError,
-    analyze,
-    split_alternatives,
-)
+from coachloop.scan.shape import START, WORD, Shape, split_alternatives
 
 __all__ = ["Scanner"]
-# Up to this many literals are looked for one by one; more go through the word index.
-_FEW_ANCHORS = 12
+_FEW = 8  # literals in a gate worth looking for before trying each line start
 
 
-@dataclass(slots=True)
 class _Piece:
-    source: str
-    compiled: str  # the source with groups padded so that group numbers stay the same
-    shape: Shape
-    rx: re.Pattern[str] | None = None
+    """One alternative: its source as compiled (groups padded so that their numbers stay
+    those of the whole pattern), its shape, and the compiled pattern once needed."""
+
+    __slots__ = ("compiled", "rx", "shape")
+
+    def __init__(self, compiled: str, shape: Shape) -> None:
+        self.compiled = compiled
+        self.shape = shape
+        self.rx: re.Pattern[str] | None = None
 
 
 Gates = tuple[tuple[str, ...], ...]
@@ -52,25 +47,44 @@ Gates = tuple[tuple[str, ...], ...]
 _Keyed = tuple[int, str, frozenset[str], frozenset[str]]
 
 
-@dataclass(slots=True)
 class _Plan:
     """Where to look for each piece: by word, by literal, at line starts, everywhere."""
 
-    pieces: list[_Piece]
-    groups: int
-    words: dict[str, list[_Keyed]] = field(default_factory=dict)
-    prefixes: dict[str, list[_Keyed]] = field(default_factory=dict)
-    finds: list[tuple[int, Gates, tuple[str, ...]]] = field(default_factory=list)
-    foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = field(default_factory=dict)
-    lines: list[tuple[int, Gates]] = field(default_factory=list)
-    starts: list[int] = field(default_factory=list)
-    gated: list[tuple[int, Gates]] = field(default_factory=list)
-    always: list[int] = field(default_factory=list)
+    __slots__ = (
+        "always",
+        "finds",
+        "foreign",
+        "gated",
+        "groups",
+        "keys",
+        "lines",
+        "pieces",
+        "starts",
+        "words",
+    )
+
+    def __init__(self, pieces: list[_Piece], groups: int) -> None:
+        self.pieces = pieces
+        self.groups = groups
+        self.words: dict[str, list[_Keyed]] = {}  # by a whole word or a word head
+        self.keys: frozenset[str] = frozenset()
+        self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
+        self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
+        self.lines: list[tuple[int, Gates]] = []
+        self.starts: list[int] = []
+        self.gated: list[tuple[int, Gates]] = []
+        self.always: list[int] = []
 
 
 def _open(gates: Gates, view: str) -> bool:
     """Every gate has a literal in `view` (no gates: open)."""
-    return all(any(g in view for g in gate) for gate in gates)
+    for gate in gates:
+        for literal in gate:
+            if literal in view:
+                break
+        else:
+            return False
+    return True
 
 
 def _shape(source: str, flags: int) -> Shape | None:
@@ -79,6 +93,8 @@ def _shape(source: str, flags: int) -> Shape | None:
     found = lookup(source)
     if found is not None:
         return found
+    from coachloop.scan.anchors import UnreadablePatternError, analyze
+
     try:
         return analyze(source, flags)
     except (UnreadablePatternError, re.error, RecursionError):
@@ -89,21 +105,43 @@ class Scanner:
     """Drop-in for the `search`, `finditer` and `findall` of `re.compile(source, flags)`.
 
     `pieces`, when given, are alternatives whose `|`-join is the pattern (a lexicon).
+    `indexed`: select alternatives by the words of the text (worth it for many literals
+    read on texts that other indexed scanners read too); otherwise each literal is
+    looked for with `str.find`.
     """
 
-    __slots__ = ("_fold", "_full", "_lines", "_pieces", "_plan", "flags", "name", "source")
+    __slots__ = (
+        "_built",
+        "_fold",
+        "_full",
+        "_indexed",
+        "_lines",
+        "_pieces",
+        "_plan",
+        "flags",
+        "name",
+        "source",
+    )
 
     def __init__(
-        self, source: str, flags: int = 0, pieces: Sequence[str] | None = None, name: str = ""
+        self,
+        source: str,
+        flags: int = 0,
+        pieces: Sequence[str] | None = None,
+        name: str = "",
+        *,
+        indexed: bool = False,
     ) -> None:
         self.source = "|".join(pieces) if pieces is not None else source
         self.flags = int(flags)  # a plain int: `RegexFlag` arithmetic is slow
         self._fold = bool(self.flags & re.IGNORECASE)
         self._lines = bool(self.flags & re.MULTILINE)
+        self._indexed = indexed
         self.name = name
         self._pieces = list(pieces) if pieces is not None else None
         self._full: re.Pattern[str] | None = None
-        self._plan: _Plan | bool | None = False  # False: not built; None: fall back
+        self._plan: _Plan | None = None  # None once built: the whole pattern runs
+        self._built = False
 
     def pieces(self) -> list[str]:
         """The alternatives this scanner runs separately."""
@@ -135,18 +173,19 @@ class Scanner:
             if total and len(sources) > 1:
                 after = total - offset - shape.groups
                 compiled = f"{_pad(offset)}(?:{source}){_pad(after)}"
-            pieces.append(_Piece(source, compiled, shape))
+            pieces.append(_Piece(compiled, shape))
             offset += shape.groups
         plan = _Plan(pieces, total)
-        anchors = sum(len(p.shape.anchors or ()) for p in pieces)
         for i, piece in enumerate(pieces):
-            _place(plan, i, piece.shape, self._fold, anchors > _FEW_ANCHORS)
+            _place(plan, i, piece.shape, self._fold, self._indexed)
+        plan.keys = frozenset(plan.words)
         return plan
 
     def _ready(self) -> _Plan | None:
-        if self._plan is False:
+        if not self._built:
             self._plan = self._build()
-        return self._plan  # type: ignore[return-value]
+            self._built = True
+        return self._plan
 
     def _view(self, text: str) -> str | None:
         """The text the anchors are looked for in (lowercased when case is ignored)."""
@@ -168,14 +207,11 @@ class Scanner:
     def _anchored(self, plan: _Plan, view: str) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
         text's start, and "" for every line start."""
-        if plan.words or plan.prefixes:
-            words, heads = index.words(view)
-            for word in words & plan.words.keys():
-                for i, anchor, whole, begun in plan.words[word]:
-                    if whole <= words and begun <= heads:
-                        yield i, anchor
-            for head in heads & plan.prefixes.keys():
-                for i, anchor, whole, begun in plan.prefixes[head]:
+        if plan.keys:
+            words, heads, both = index.words(view)
+            keyed = plan.words
+            for key in both & plan.keys:
+                for i, anchor, whole, begun in keyed[key]:
                     if whole <= words and begun <= heads:
                         yield i, anchor
         for i, gates, anchors in plan.finds:
@@ -209,15 +245,24 @@ class Scanner:
 
     def search(self, text: str) -> bool:
         """True when the pattern matches somewhere in `text` (`re.search` is not None)."""
-        plan = self._ready()
-        view = None if plan is None else self._view(text)
+        plan = self._plan if self._built else self._ready()
+        view = text if not self._fold else self._view(text)
         if plan is None or view is None:
             return self.pattern.search(text) is not None
+        find = view.find
         for i, anchor in self._anchored(plan, view):
-            positions = self._positions(anchor, view)
-            if positions:
+            if anchor:
+                at = find(anchor)
+                if at == -1:
+                    continue
                 match = self._rx(plan, i).match
-                for at in positions:
+                while at != -1:
+                    if match(text, at):
+                        return True
+                    at = find(anchor, at + 1)
+            else:
+                match = self._rx(plan, i).match
+                for at in self._positions(anchor, view):
                     if match(text, at):
                         return True
         return any(self._rx(plan, i).search(text) for i in self._scanned(plan, view))
@@ -295,12 +340,13 @@ def _pad(groups: int) -> str:
 def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
     """File piece `i` under the cheapest way to find where it can start: by the words
     of the text (`indexed`, for many literals), by its literals, at line starts."""
-    anchors, gates = shape.anchors, shape.gates or ()
+    anchors, gates, needs = shape.anchors, shape.gates or (), shape.needs
     if fold:  # case-insensitive: literals are looked for in the lowercased text
         if anchors is not None and not all(folding.plain(a) for a, _ in anchors):
             anchors = None
         gates = tuple(tuple(g.lower() for g in gate) for gate in gates if _plain(gate))
         anchors = None if anchors is None else tuple((a.lower(), p) for a, p in anchors)
+        needs = tuple(index.needs(a, p >= WORD) for a, p in anchors or ())
     if anchors is None:
         if gates:
             plan.gated.append((i, gates))
@@ -309,16 +355,15 @@ def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None
         return
     loose: list[str] = []
     line = start = False
-    for anchor, place in anchors:
-        whole, begun = index.needs(anchor, place >= WORD) if indexed else ((), ())
+    if not indexed:
+        needs = ((frozenset(), frozenset()),) * len(anchors)
+    for (anchor, place), (whole, begun) in zip(anchors, needs, strict=True):
         if whole:  # filed under its longest whole word, the most telling
             key = max(sorted(whole), key=len)
-            plan.words.setdefault(key, []).append((i, anchor, frozenset(whole), frozenset(begun)))
+            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
         elif begun:
             key = max(sorted(begun), key=len)
-            plan.prefixes.setdefault(key, []).append(
-                (i, anchor, frozenset(whole), frozenset(begun))
-            )
+            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
         elif place == START:
             start = True
         elif not anchor:
@@ -330,8 +375,8 @@ def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None
             loose.append(anchor)
     if start:
         plan.starts.append(i)
-    if line:
-        plan.lines.append((i, gates))
+    if line:  # trying each line start is cheaper than looking for many literals
+        plan.lines.append((i, tuple(g for g in gates if len(g) <= _FEW)))
     if loose:
         weak = min(map(len, loose)) < 3
         plan.finds.append((i, gates if weak else (), tuple(loose)))

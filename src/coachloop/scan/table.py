@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from coachloop.scan.anchors import Shape
 from coachloop.scan.scanner import Scanner
+from coachloop.scan.shape import Shape
 
 __all__ = ["TABLE_FILE", "build", "lookup", "scanners"]
 
@@ -44,13 +44,19 @@ def lookup(source: str) -> Shape | None:
         groups,
         bool(nullable),
         bool(backref),
-        None if anchors is None else tuple((a, int(w)) for a, w in anchors),
-        None if gates is None else tuple(tuple(g) for g in gates),
+        None if anchors is None else tuple((a, p) for a, p, _, _ in anchors),
+        None if gates is None else tuple(map(tuple, gates)),
+        needs=tuple((frozenset(w), frozenset(h)) for _, _, w, h in anchors or ()),
     )
 
 
 def _encode(shape: Shape) -> list[Any]:
-    anchors = None if shape.anchors is None else [[a, w] for a, w in shape.anchors]
+    anchors = None
+    if shape.anchors is not None:
+        anchors = [
+            [a, p, sorted(whole), sorted(heads)]
+            for (a, p), (whole, heads) in zip(shape.anchors, shape.needs, strict=True)
+        ]
     gates = None if shape.gates is None else [list(g) for g in shape.gates]
     return [shape.groups, int(shape.nullable), int(shape.backref), anchors, gates]
 

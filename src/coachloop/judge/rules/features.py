@@ -11,30 +11,31 @@ from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
 ASSERTED = lx.compile_lexicon(lx.ASSERTED)
 DONE = lx.compile_lexicon(lx.DONE)
 ONGOING = lx.compile_lexicon(lx.ONGOING)
 ASK = lx.compile_lexicon(lx.ASK)
-OFFER = lx.compile_lexicon(lx.OFFER)
-OFFER_STRONG = lx.compile_lexicon(lx.OFFER_STRONG)
+OFFER = lx.lexicon_regex(lx.OFFER)
+OFFER_STRONG = lx.lexicon_regex(lx.OFFER_STRONG)
 BLOCKER = lx.compile_lexicon(lx.BLOCKER)
 STUCK = lx.compile_lexicon(lx.STUCK)
-ERROR_OPENING = lx.compile_lexicon(lx.ERROR_OPENING)
+ERROR_OPENING = lx.lexicon_regex(lx.ERROR_OPENING)
 ERROR_ANYWHERE = lx.compile_lexicon(lx.ERROR_ANYWHERE)
 
 # A sentence that opens with a gerund ("Running the suite now.") reports work under way.
-_GERUND_OPENING = re.compile(
+_GERUND_OPENING = LazyPattern(
     r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
     r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
     re.M,
 )
-_FINITE = re.compile(
+_FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
 )
-_ACTION_REQUEST = Scanner(
+_ACTION_REQUEST = LazyPattern(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
     re.I,
@@ -46,7 +47,7 @@ def requests_action(text: str) -> bool:
     return bool(_ACTION_REQUEST.search(text) or _SELF_OR_OTHER.search(text))
 
 
-_SELF_OR_OTHER = Scanner(r"\byourself\b|\bsomeone\b", re.I)
+_SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
 
 
 def _gerund_opening(text: str) -> bool:
@@ -58,38 +59,44 @@ def _gerund_opening(text: str) -> bool:
     return False
 
 
-_APPEAL = Scanner(r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I)
+_APPEAL = LazyPattern(
+    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I
+)
 _BLOCKED_PLAIN = Scanner(
     r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
     r"[^.]{0,80}\b(?:manually|yourself)\b",
     re.I | re.M,
+    indexed=True,
 )
-_DOCS_ONLY = Scanner(r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I)
+_DOCS_ONLY = LazyPattern(
+    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
+)
 _PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
     r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
     re.I,
+    indexed=True,
 )
-_QUESTION_WORD = re.compile(
+_QUESTION_WORD = LazyPattern(
     r"^\W*(?:what|why|how|where|when|which|who|whose|is|are|was|were|does|do|did|can|could|"
     r"should|would|will|have|has|explain|tell me|wie|was|warum|wo|welche|ist|sind|kannst|"
     r"qué|que|por qué|cómo|dónde|cuál|es|son|puedes|quoi|pourquoi|comment|où|quel|quelle|"
     r"est-ce)\b",
     re.I,
 )
-_RHETORICAL = re.compile(
+_RHETORICAL = LazyPattern(
     r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what|where|when|which|who|por qué|cómo|qué|dónde|"
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
 )
 # "Why is X slow? Please fix it." asks for work, not for an answer.
-_TASK_REQUEST = Scanner(
+_TASK_REQUEST = LazyPattern(
     r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
     r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
     r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
     re.I | re.M,
 )
-_OR_CHOICE = Scanner(r",? or |\boder\b|\bo\b|\bou\b", re.I)
+_OR_CHOICE = LazyPattern(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
 def _quote_of(pattern: Scanner, text: str, limit: int = 5) -> list[str]:
@@ -126,7 +133,7 @@ def is_question_prompt(prompt: str | None) -> bool:
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
 PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
-PROMPT_ERROR = lx.compile_lexicon(lx.cues.PROMPT_ERROR)
+PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
 def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
@@ -142,6 +149,14 @@ def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
 def asks_question(prompt: str | None) -> bool:
     """The human's prompt asks something, in any language (an answer needs no tests)."""
     return prompt_kind(prompt)[0]
+
+
+def _last_word(text: str) -> str:
+    """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
+    i = len(text)
+    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    return text[i:]
 
 
 @dataclass(frozen=True)
@@ -253,5 +268,4 @@ class Features:
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
-        last = re.split(r"\W+", text.lower().strip())[-1]
-        return last in lx.DANGLING
+        return _last_word(text.lower().strip()) in lx.DANGLING

@@ -17,17 +17,18 @@ from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
 from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
-ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = _C(lx.cues.ASK_SURE)
-BLOCKED_SURE = _C(lx.cues.BLOCKED_SURE)
+ERROR_WORDS = lx.lexicon_regex(lx.cues.ERROR_WORDS)
+ASK_SURE = lx.lexicon_regex(lx.cues.ASK_SURE)
+BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)
-ACK = _C(lx.cues.ACK)
-BACKGROUND = _C(lx.cues.BACKGROUND)
+ACK = lx.lexicon_regex(lx.cues.ACK)
+BACKGROUND = lx.compile_lexicon(lx.cues.BACKGROUND)
 FIX_CLAIM = _C(lx.cues.FIX_CLAIM)
-SPECIFIC_CHECK = _C(lx.cues.SPECIFIC_CHECK)
+SPECIFIC_CHECK = lx.lexicon_regex(lx.cues.SPECIFIC_CHECK)
 
 _PUSHED = Scanner(
     r"\b[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+\s+->\s+\S+|\[new branch\]|^\s*To (?:https://|git@)\S+|"
@@ -35,11 +36,11 @@ _PUSHED = Scanner(
     r"\(\d+ rows?\)|\bsuccessfully (?:built|installed|deployed|tagged|pushed)\b|/issues/\d+",
     re.M,
 )
-_DIFF = Scanner(r"^```diff|^<<<<<<< SEARCH", re.M)
-_HEADING = Scanner(r"^#{1,4} ", re.M)
-_CHECKMARK = Scanner(r"✅|✔|☑")
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_FENCE_OPEN = Scanner(r"^[ \t]*```([\w+-]*)", re.M)
+_DIFF = LazyPattern(r"^```diff|^<<<<<<< SEARCH", re.M)
+_HEADING = LazyPattern(r"^#{1,4} ", re.M)
+_CHECKMARK = LazyPattern(r"✅|✔|☑")
+_CJK = LazyPattern(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+_FENCE_OPEN = LazyPattern(r"^[ \t]*```([\w+-]*)", re.M)
 _CODE_LANGS = frozenset(
     {
         "python",
@@ -108,7 +109,7 @@ _SHELL_LANGS = frozenset(
         "fish",
     }
 )
-_OUTPUT_LINE = re.compile(
+_OUTPUT_LINE = LazyPattern(
     r"^(?:to (?:https?://|git@)|\s*\*? ?(?:main|master)\b|\s*remotes/|on branch |your branch is|"
     r"nothing to commit|\s*\d+ (?:files? changed|insertions?|deletions?)|\[[\w/.-]+ [0-9a-f]{7}\]|"
     r"created|added \d+ packages|up to date|found \d+|listening on|ready in|compiled|"
