@@ -159,4 +159,5 @@ NOTHING_RAN = Scanner(
     r"no tests ran|collected 0 items|Ran 0 tests|0 examples|No tests found|"
     r"running 0 tests|Tests:\s+0 total|no test files|^\s*0 passing\b",
     re.I | re.M,
+    indexed=True,
 )

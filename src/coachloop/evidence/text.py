@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
@@ -14,10 +15,11 @@ from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
 # A hash counts when commit words sit close before it, or when it stands in backticks.
-_COMMIT = LazyPattern(
+_COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
     rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
     re.I,
+    indexed=True,
 )
 _PR = LazyPattern(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
 _PATH = LazyPattern(
@@ -96,13 +98,33 @@ def _test_lines(text: str) -> str:
     """The lines that can hold a test summary (a digit and a test word), with one line
     of context before and two after for summaries that span lines; the rest is prose
     that no runner pattern can match, and skipping it keeps extraction fast."""
+    if not _DIGIT.search(text):
+        return ""  # no line has a digit
     lines = text.split("\n")
     keep: set[int] = set()
-    for i, line in enumerate(lines):
-        low = line.lower()
-        if any(w in low for w in _TEST_WORDS) and _DIGIT.search(line):
+    for i in _worded_lines(text, lines):
+        if _DIGIT.search(lines[i]):
             keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
     return "\n".join(lines[i] for i in sorted(keep))
+
+
+def _worded_lines(text: str, lines: list[str]) -> list[int]:
+    """The numbers of the lines whose lowercase holds a test word, found by looking for
+    each word once in the whole lowercased text (its lines are the lines' lowercase
+    when lowercasing keeps every position)."""
+    low = text.lower()
+    if len(low) != len(text):
+        return [i for i, line in enumerate(lines) if any(w in line.lower() for w in _TEST_WORDS)]
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    found: set[int] = set()
+    for word in _TEST_WORDS:
+        at = low.find(word)
+        while at != -1:
+            found.add(bisect_right(starts, at) - 1)
+            at = low.find(word, at + 1)
+    return sorted(found)
 
 
 def _tests(text: str) -> list[TestSummary]:
@@ -138,7 +160,7 @@ def _tests(text: str) -> list[TestSummary]:
 
 # A CI run's link counts when the text says it passed.
 _CI_RUN = LazyPattern(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
-_CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
+_CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I, indexed=True)
 
 
 def _successes(text: str) -> tuple[str, ...]:

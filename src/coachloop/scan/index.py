@@ -1,20 +1,32 @@
 """The words of a text, computed once per text and shared by every scanner.
 
 A scanner asks which of its anchor words occur in a text; the answer comes from two
-sets: the text's words (maximal runs of `\\w`, exactly as `re` defines a word
-character) and the first `HEAD` characters of each. The last few texts are cached, so
-the many scanners that read one message pay for its words once.
+sets (`Words`): the text's words (maximal runs of `\\w`, exactly as `re` defines a word
+character), and those words together with their heads (first `HEAD` and `LONG_HEAD`
+characters). The last few texts are cached, so the many scanners that read one
+message pay for its words once. A part of a text (a slice, or sentences joined by
+spaces) can borrow the words of the whole (`words_of_part`): more words than the part
+has only make a scanner look at more places, never miss one.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["HEAD", "line_starts", "needs", "non_ascii", "occurrences", "words"]
+__all__ = [
+    "HEAD",
+    "Words",
+    "line_starts",
+    "needs",
+    "non_ascii",
+    "occurrences",
+    "words",
+    "words_of_part",
+]
 
 HEAD, LONG_HEAD = 3, 6
 _WORD = re.compile(r"\w+")
-Words = tuple[frozenset[str], frozenset[str], frozenset[str]]
+Words = tuple[frozenset[str], frozenset[str]]  # (words, words and their heads)
 _CACHE: dict[str, Words] = {}
 _LINES: dict[str, list[int]] = {}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]+")
@@ -22,19 +34,49 @@ _CHARS: dict[str, frozenset[str]] = {}
 _CACHE_SIZE = 64
 
 
+def _words(found: list[str]) -> Words:
+    tokens = frozenset(found)
+    return tokens, tokens.union([t[:HEAD] for t in tokens], [t[:LONG_HEAD] for t in tokens])
+
+
 def words(text: str) -> Words:
-    """(the words of `text`, their heads: the first `HEAD` and `LONG_HEAD` characters of
-    the words that long, and both together)."""
+    """(the words of `text`, the same with their heads). A word shorter than a head
+    length stands for its own head: it begins with itself."""
     found = _CACHE.get(text)
     if found is None:
-        tokens = frozenset(_WORD.findall(text))
-        heads = {t[:HEAD] for t in tokens if len(t) >= HEAD}
-        heads.update([t[:LONG_HEAD] for t in tokens if len(t) >= LONG_HEAD])
-        found = (tokens, frozenset(heads), tokens.union(heads))
+        found = _words(_WORD.findall(text))
         if len(_CACHE) >= _CACHE_SIZE:
             _CACHE.clear()
         _CACHE[text] = found
     return found
+
+
+def words_of_part(whole: str, start: int = 0, end: int | None = None) -> Words:
+    """Words covering those of `whole[start:end]`, or of any text made of its pieces
+    that were cut where no word continues (sentences split at spaces, joined by spaces).
+
+    The whole's words, plus the pieces of words a slice cuts at either end.
+    """
+    base = words(whole)
+    end = len(whole) if end is None else end
+    cut: list[str] = []
+    if 0 < start < len(whole) and _is_word(whole[start - 1]) and _is_word(whole[start]):
+        m = _WORD.match(whole, start)
+        if m:
+            cut.append(m.group())
+    if 0 < end < len(whole) and _is_word(whole[end - 1]) and _is_word(whole[end]):
+        i = end
+        while i > start and _is_word(whole[i - 1]):
+            i -= 1
+        cut.append(whole[i:end])
+    if not cut:
+        return base
+    extra = _words(cut)
+    return base[0] | extra[0], base[1] | extra[1]
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
 
 
 def needs(literal: str, word_start: bool) -> tuple[frozenset[str], frozenset[str]]:

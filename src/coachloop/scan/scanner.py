@@ -204,15 +204,17 @@ class Scanner:
             piece.rx = re.compile(piece.compiled, self.flags)
         return piece.rx
 
-    def _anchored(self, plan: _Plan, view: str) -> Iterator[tuple[int, str | None]]:
+    def _anchored(
+        self, plan: _Plan, view: str, hint: index.Words | None
+    ) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
         text's start, and "" for every line start."""
         if plan.keys:
-            words, heads, both = index.words(view)
+            words, both = hint or index.words(view)
             keyed = plan.words
             for key in both & plan.keys:
                 for i, anchor, whole, begun in keyed[key]:
-                    if whole <= words and begun <= heads:
+                    if whole <= words and begun <= both:
                         yield i, anchor
         for i, gates, anchors in plan.finds:
             if _open(gates, view):
@@ -243,14 +245,17 @@ class Scanner:
             return plan.always
         return sorted([i for i, gates in plan.gated if _open(gates, view)] + plan.always)
 
-    def search(self, text: str) -> bool:
-        """True when the pattern matches somewhere in `text` (`re.search` is not None)."""
+    def search(self, text: str, words: index.Words | None = None) -> bool:
+        """True when the pattern matches somewhere in `text` (`re.search` is not None).
+
+        `words`: words that cover the text's (`index.words_of_part`), saving a scanner
+        with a word index from reading the words of `text` itself."""
         plan = self._plan if self._built else self._ready()
         view = text if not self._fold else self._view(text)
         if plan is None or view is None:
             return self.pattern.search(text) is not None
         find = view.find
-        for i, anchor in self._anchored(plan, view):
+        for i, anchor in self._anchored(plan, view, words):
             if anchor:
                 at = find(anchor)
                 if at == -1:
@@ -267,7 +272,7 @@ class Scanner:
                         return True
         return any(self._rx(plan, i).search(text) for i in self._scanned(plan, view))
 
-    def finditer(self, text: str) -> Iterator[re.Match[str]]:
+    def finditer(self, text: str, words: index.Words | None = None) -> Iterator[re.Match[str]]:
         """The matches of `re.finditer`, in order, with the same spans and groups."""
         plan = self._ready()
         view = None if plan is None else self._view(text)
@@ -275,7 +280,7 @@ class Scanner:
             yield from self.pattern.finditer(text)
             return
         found: dict[int, set[int]] = {}
-        for i, anchor in self._anchored(plan, view):
+        for i, anchor in self._anchored(plan, view, words):
             positions = self._positions(anchor, view)
             if positions:
                 found.setdefault(i, set()).update(positions)

@@ -11,6 +11,7 @@ from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
+from coachloop.scan.index import words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
@@ -187,7 +188,8 @@ class Features:
         """Work under way is announced at the end of the message."""
         tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
         return bool(
-            ONGOING.search(tail.lower())
+            # the tail's words are the prose's: sentences are cut and joined at spaces
+            ONGOING.search(tail.lower(), words_of_part(self.msg.low_prose))
             or _gerund_opening(tail)
             or self.msg.text.rstrip().endswith(":")
         )

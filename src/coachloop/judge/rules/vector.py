@@ -17,6 +17,7 @@ from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
 from coachloop.scan import Scanner
+from coachloop.scan.index import Words, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
@@ -191,6 +192,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     msg = f.msg
     text, prose = msg.text, msg.low_prose
     tail = " ".join(msg.sentences[-3:]).lower()
+    words = words_of_part(prose)  # the tail's too: sentences are cut and joined at spaces
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
 
@@ -210,7 +212,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "hedge_end": any(q.lower() in tail for q in f.hedges),
         "asserted": bool(f.asserted),
         "done": f.done,
-        "done_opening": bool(lx_done_opening(prose[:400])),
+        "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400))),
         "fix_claim": bool(FIX_CLAIM.search(prose)),
         "ongoing_end": f.ongoing_tail,
         "ongoing": f.ongoing_any,
@@ -223,7 +225,10 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "appeals": f.appeals,
         "blocked": f.blocked,
         "code_written": bool(_DIFF.search(text)) or _has_code_lang(text),
-        "handoff": bool(HANDOFF.search(tail) or HANDOFF.search(prose[-600:])),
+        "handoff": bool(
+            HANDOFF.search(tail, words)
+            or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)))
+        ),
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
         "background": bool(BACKGROUND.search(prose)),
@@ -265,9 +270,9 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     return on
 
 
-def lx_done_opening(head: str) -> bool:
+def lx_done_opening(head: str, words: Words | None = None) -> bool:
     """The opening claims success ("✅ Fixed", "Done", "已完成")."""
-    return bool(_DONE_OPENING.search(head))
+    return bool(_DONE_OPENING.search(head, words))
 
 
 _DONE_OPENING = _C(
