@@ -10,9 +10,11 @@ holds no `odd` character (and lowercases to as many characters: checked by calle
 
 from __future__ import annotations
 
-__all__ = ["odd", "plain"]
+__all__ = ["folded", "odd", "plain"]
 
 _ODD: list[tuple[frozenset[str], bool]] = []
+_FOLDED: dict[str, str | None] = {}
+_CACHE_SIZE = 32
 # What `re` folds with an ASCII letter: dotless i and long s (the dotted capital I
 # lowercases to two characters). Enough on a Python whose extra cases are unknown.
 _ASCII_ODD = frozenset({"ı", "ſ"})
@@ -45,3 +47,18 @@ def plain(literal: str) -> bool:
         return False
     low = literal.lower()
     return len(low) == len(literal) and chars.isdisjoint(low) and chars.isdisjoint(literal)
+
+
+def folded(text: str) -> str | None:
+    """`text` lowercased, where case-insensitive literals can be looked for; None when
+    it cannot serve (a letter lowercases to two, or an odd character is present)."""
+    if text in _FOLDED:
+        return _FOLDED[text]
+    from coachloop.scan.index import non_ascii
+
+    low = text.lower()
+    usable = len(low) == len(text) and (text.isascii() or odd().isdisjoint(non_ascii(text)))
+    if len(_FOLDED) >= _CACHE_SIZE:
+        _FOLDED.clear()
+    _FOLDED[text] = low if usable else None
+    return _FOLDED[text]

@@ -27,7 +27,9 @@ from coachloop.scan import folding, index
 from coachloop.scan.shape import START, WORD, Shape, split_alternatives
 
 __all__ = ["Scanner"]
-_FEW = 8  # literals in a gate worth looking for before trying each line start
+# Looking for a gate's literal costs about this fraction of trying a match at a line
+# start: gates are checked first when they cost less than the line starts they spare.
+_LITERAL_PER_MATCH = 0.25
 
 
 class _Piece:
@@ -70,7 +72,7 @@ class _Plan:
         self.keys: frozenset[str] = frozenset()
         self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
         self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
-        self.lines: list[tuple[int, Gates]] = []
+        self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost
         self.starts: list[int] = []
         self.gated: list[tuple[int, Gates]] = []
         self.always: list[int] = []
@@ -189,14 +191,7 @@ class Scanner:
 
     def _view(self, text: str) -> str | None:
         """The text the anchors are looked for in (lowercased when case is ignored)."""
-        if not self._fold:
-            return text
-        low = text.lower()
-        if len(low) != len(text):
-            return None  # a letter lowercases to two: positions would shift
-        if not text.isascii() and not folding.odd().isdisjoint(index.non_ascii(text)):
-            return None
-        return low
+        return folding.folded(text) if self._fold else text
 
     def _rx(self, plan: _Plan, i: int) -> re.Pattern[str]:
         piece = plan.pieces[i]
@@ -228,9 +223,11 @@ class Scanner:
                         yield i, anchor
         for i in plan.starts:
             yield i, None
-        for i, gates in plan.lines:
-            if _open(gates, view):
-                yield i, ""
+        if plan.lines:
+            lines = len(index.line_starts(view)) if self._lines else 1
+            for i, gates, cost in plan.lines:
+                if cost > lines or _open(gates, view):
+                    yield i, ""
 
     def _positions(self, anchor: str | None, view: str) -> list[int]:
         if anchor:
@@ -381,7 +378,8 @@ def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None
     if start:
         plan.starts.append(i)
     if line:  # trying each line start is cheaper than looking for many literals
-        plan.lines.append((i, tuple(g for g in gates if len(g) <= _FEW)))
+        cost = sum(map(len, gates)) * _LITERAL_PER_MATCH
+        plan.lines.append((i, gates, cost))
     if loose:
         weak = min(map(len, loose)) < 3
         plan.finds.append((i, gates if weak else (), tuple(loose)))

@@ -29,6 +29,18 @@ _PARAGRAPH = LazyPattern(r"\n[ \t]*\n")
 _QUOTE_OPENERS = ('"', "“", "«", "„")
 
 
+def _replaced(text: str, spans: list[tuple[int, int]], by: str) -> str:
+    """`text` with each span replaced by `by`: what `re.sub` makes of those matches."""
+    if not spans:
+        return text
+    parts, last = [], 0
+    for a, b in spans:
+        parts += [text[last:a], by]
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
+
+
 def clip(text: str) -> str:
     """Head and tail of an over-long text, so that judging time stays bounded."""
     if len(text) <= MAX_CHARS:
@@ -52,8 +64,13 @@ class Message:
         return "```" in self.text or "~~~" in self.text
 
     @cached_property
+    def fences(self) -> list[tuple[int, int]]:
+        """The spans of the fenced blocks (read once for both code and prose)."""
+        return [m.span() for m in _FENCE.finditer(self.text)] if self.fenced else []
+
+    @cached_property
     def code_blocks(self) -> list[str]:
-        return [m.group(0) for m in _FENCE.finditer(self.text)] if self.fenced else []
+        return [self.text[a:b] for a, b in self.fences]
 
     @cached_property
     def prose(self) -> str:
@@ -61,7 +78,7 @@ class Message:
 
         Each removal runs only when the text holds the character its matches need: a
         pattern that cannot match leaves the text as it is."""
-        out = _FENCE.sub("\n", self.text) if self.fenced else self.text
+        out = _replaced(self.text, self.fences, "\n")
         if "</" in out:
             out = _TAGS.sub(" ", out)
         if ">" in out:

@@ -21,7 +21,7 @@ from coachloop.scan.index import Words, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
-ERROR_WORDS = lx.lexicon_regex(lx.cues.ERROR_WORDS)
+ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
 ASK_SURE = lx.lexicon_regex(lx.cues.ASK_SURE)
 BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
@@ -29,7 +29,7 @@ REMAINING = _C(lx.cues.REMAINING)
 ACK = lx.lexicon_regex(lx.cues.ACK)
 BACKGROUND = lx.compile_lexicon(lx.cues.BACKGROUND)
 FIX_CLAIM = _C(lx.cues.FIX_CLAIM)
-SPECIFIC_CHECK = lx.lexicon_regex(lx.cues.SPECIFIC_CHECK)
+SPECIFIC_CHECK = _C(lx.cues.SPECIFIC_CHECK)
 
 _PUSHED = Scanner(
     r"\b[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+\s+->\s+\S+|\[new branch\]|^\s*To (?:https://|git@)\S+|"
@@ -313,7 +313,8 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     control is named: these reach the human (false suppression is the costliest error).
     """
     low = f.msg.low_text
-    if outcome.type == "error" or ERROR_WORDS.search(low[:400]) or _repetitive(f.msg.text):
+    opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
+    if outcome.type == "error" or opening or _repetitive(f.msg.text):
         return "error"
     tail = " ".join(f.msg.sentences[-3:]).lower()
     if ASK_SURE.search(tail):
