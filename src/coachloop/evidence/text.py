@@ -132,7 +132,7 @@ def _tests(text: str) -> list[TestSummary]:
     used: set[int] = set()
     candidates = _test_lines(text)
     lowered = candidates.lower()
-    for runner, anchors, pattern in COMPILED:
+    for runner, anchors, pattern in COMPILED if candidates else ():
         if not any(a in lowered for a in anchors):
             continue
         for m in pattern.finditer(candidates):
@@ -150,7 +150,8 @@ def _tests(text: str) -> list[TestSummary]:
                 passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
             line = m.group(0).strip().splitlines()[-1][:200]
             found.append(TestSummary(runner, passed, failed + errors, skipped, line))
-    go_ok, go_fail = len(GO_OK.findall(candidates)), len(GO_FAIL.findall(candidates))
+    go_ok = len(GO_OK.findall(candidates)) if candidates else 0
+    go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
         found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
     if not found and NOTHING_RAN.search(text):

@@ -224,7 +224,7 @@ class Scanner:
         for i in plan.starts:
             yield i, None
         if plan.lines:
-            lines = len(index.line_starts(view)) if self._lines else 1
+            lines = view.count("\n") + 1 if self._lines else 1
             for i, gates, cost in plan.lines:
                 if cost > lines or _open(gates, view):
                     yield i, ""

@@ -138,9 +138,22 @@ PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
 def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
-    """(asks a question, asks for work, reports an error) for the human's prompt."""
+    """(asks a question, asks for work, reports an error) for the human's prompt (read
+    once per prompt: both the rules and the signals ask)."""
     if not prompt:
         return False, False, False
+    found = _PROMPTS.get(prompt)
+    if found is None:
+        if len(_PROMPTS) > 8:
+            _PROMPTS.clear()
+        found = _PROMPTS[prompt] = _prompt_kind(prompt)
+    return found
+
+
+_PROMPTS: dict[str, tuple[bool, bool, bool]] = {}
+
+
+def _prompt_kind(prompt: str) -> tuple[bool, bool, bool]:
     head = prompt[:300].lower().strip()
     task = bool(PROMPT_TASK.search(head))
     question = is_question_prompt(prompt) or (bool(PROMPT_QUESTION.search(head)) and not task)

@@ -39,7 +39,6 @@ _PUSHED = Scanner(
 )
 _DIFF = LazyPattern(r"^```diff|^<<<<<<< SEARCH", re.M)
 _HEADING = LazyPattern(r"^#{1,4} ", re.M)
-_CHECKMARK = LazyPattern(r"✅|✔|☑")
 _CJK = LazyPattern(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
 _FENCE_OPEN = LazyPattern(r"^[ \t]*```([\w+-]*)", re.M)
 _CODE_LANGS = frozenset(
@@ -224,7 +223,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "asks": f.asks,
         "appeals": f.appeals,
         "blocked": f.blocked,
-        "code_written": bool(_DIFF.search(text)) or _has_code_lang(text),
+        "code_written": _has_diff(text) or _has_code_lang(text),
         "handoff": bool(
             HANDOFF.search(tail, words)
             or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)))
@@ -232,8 +231,8 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
         "background": bool(BACKGROUND.search(prose)),
-        "headings": len(_HEADING.findall(text)) >= 2,
-        "checkmarks": len(_CHECKMARK.findall(text)) >= 2,
+        "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
+        "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
         "cjk": bool(_CJK.search(text[:2000])),
         "truncated": f.truncated,
         "error_opening": f.error_opening,
@@ -286,18 +285,40 @@ _DONE_OPENING = _C(
 )
 
 
+def _has_diff(text: str) -> bool:
+    """`_DIFF` matches; both its forms need their marker in the text."""
+    return ("```diff" in text or "<<<<<<< SEARCH" in text) and bool(_DIFF.search(text))
+
+
+def _fence_langs(text: str) -> list[str]:
+    """`_FENCE_OPEN.findall(text)`; every fence opening holds ```."""
+    return _FENCE_OPEN.findall(text) if "```" in text else []
+
+
 def _last_fence_lang(text: str) -> str:
-    opens = _FENCE_OPEN.findall(text)
+    opens = _fence_langs(text)
     return opens[-2].lower() if len(opens) >= 2 else ""
 
 
 def _has_code_lang(text: str) -> bool:
-    return any(lang.lower() in _CODE_LANGS for lang in _FENCE_OPEN.findall(text)[::2])
+    return any(lang.lower() in _CODE_LANGS for lang in _fence_langs(text)[::2])
 
 
 def _repetitive(text: str) -> bool:
-    """The same lines over and over: a model stuck in a loop."""
-    lines = [line.strip() for line in text.split("\n", 400) if line.strip()]
+    """The same lines over and over: a model stuck in a loop (read once per text)."""
+    found = _REPEATED.get(text)
+    if found is None:
+        if len(_REPEATED) > 8:
+            _REPEATED.clear()
+        found = _REPEATED[text] = _repeats(text)
+    return found
+
+
+_REPEATED: dict[str, bool] = {}
+
+
+def _repeats(text: str) -> bool:
+    lines = [s for s in (line.strip() for line in text.split("\n", 400)) if s]
     if len(lines) < 6:
         return False
     counts: dict[str, int] = {}
