@@ -25,7 +25,7 @@ EDGES = [
     "a. b\n\nc!  d?\u2026 e\n\n\nf",
     "ends with space \n",
     "path src/a.py:12 and ./b/c.ts, http://x.y/z.py end.",
-    "Ran it: `pytest`\n```\n3 passed in 0.1s\n```\n> quoted\n\"say\" «this» <b>bold</b> x`y`z",
+    'Ran it: `pytest`\n```\n3 passed in 0.1s\n```\n> quoted\n"say" «this» <b>bold</b> x`y`z',
     "İstanbul ſtill ıi ΑΣ. ΣΑΣ\nok 1 test 2 fail",
     "tests 3/4 passed\nTEST 5 OK\n\n1 error\nlast the",
 ]
