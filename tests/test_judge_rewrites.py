@@ -121,3 +121,22 @@ def test_signal_shortcuts_match_the_plain_patterns() -> None:
         assert marks == len(checkmark.findall(text))
         assert vector._has_diff(text) == bool(vector._DIFF.search(text))
         assert vector._fence_langs(text) == vector._FENCE_OPEN.findall(text)
+
+
+def _fuzz(alphabet: list[str], count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(count)]
+
+
+def test_gerund_opening_matches_the_plain_pattern() -> None:
+    plain = re.compile(
+        r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
+        r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
+        re.M,
+    )
+    pieces = ["Running", "Nothing", "Kinging", "King", "String", "Strings", "ing", "R", "x"]
+    pieces += [" ", "\n", ". ", "! ", "; ", ".\n", "\t", "Thing", "Doing", "Bring"]
+    texts = [*TEXTS, *(Message(t).prose for t in TEXTS), *_fuzz(pieces, 3000, 11)]
+    for text in texts:
+        want = [m.span() for m in plain.finditer(text)]
+        assert [m.span() for m in features._GERUND_OPENING.finditer(text)] == want

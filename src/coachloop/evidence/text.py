@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 
 from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
@@ -115,16 +114,20 @@ def _worded_lines(text: str, lines: list[str]) -> list[int]:
     low = text.lower()
     if len(low) != len(text):
         return [i for i, line in enumerate(lines) if any(w in line.lower() for w in _TEST_WORDS)]
-    starts = [0]
-    for line in lines[:-1]:
-        starts.append(starts[-1] + len(line) + 1)
     found: set[int] = set()
     for word in _TEST_WORDS:
-        at = low.find(word)
+        line, last, at = 0, 0, low.find(word)
         while at != -1:
-            found.add(bisect_right(starts, at) - 1)
-            at = low.find(word, at + 1)
+            line += low.count("\n", last, at)
+            found.add(line)
+            last = low.find("\n", at)  # on to the next line: this one is in
+            if last == -1:
+                break
+            at = low.find(word, last)
     return sorted(found)
+
+
+_RUNNER_ANCHORS = frozenset(a for _, anchors, _ in COMPILED for a in anchors)
 
 
 def _tests(text: str) -> list[TestSummary]:
@@ -132,8 +135,9 @@ def _tests(text: str) -> list[TestSummary]:
     used: set[int] = set()
     candidates = _test_lines(text)
     lowered = candidates.lower()
-    for runner, anchors, pattern in COMPILED if candidates else ():
-        if not any(a in lowered for a in anchors):
+    present = {a for a in _RUNNER_ANCHORS if a in lowered} if candidates else set()
+    for runner, anchors, pattern in COMPILED if present else ():
+        if present.isdisjoint(anchors):
             continue
         for m in pattern.finditer(candidates):
             line_no = candidates.count("\n", 0, m.start())
@@ -173,7 +177,7 @@ def _successes(text: str) -> tuple[str, ...]:
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))[:limit]
+    return tuple(dict.fromkeys(items))[:limit] if items else ()
 
 
 def extract(text: str) -> Evidence:

@@ -27,19 +27,42 @@ ERROR_OPENING = lx.lexicon_regex(lx.ERROR_OPENING)
 ERROR_ANYWHERE = lx.compile_lexicon(lx.ERROR_ANYWHERE)
 
 # A sentence that opens with a gerund ("Running the suite now.") reports work under way.
+# The words that are not gerunds; the pattern finds what this one finds:
+#   (?:^|(?<=[.!;]\s))(?!(?:Nothing|...|King)\b)[A-Z][a-z]+ing\b   (re.M)
+# written to open on its capital letter, so that `re` skips every other character: the
+# line start and the sentence end are looked for behind it, and each excluded word is
+# checked after its first letter.
+_NOT_GERUNDS = [
+    "Nothing",
+    "Everything",
+    "Something",
+    "Anything",
+    "During",
+    "Using",
+    "Following",
+    "Including",
+    "Bring",
+    "Thing",
+    "Spring",
+    "String",
+    "Ring",
+    "King",
+]
 _GERUND_OPENING = LazyPattern(
-    r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
-    r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
+    r"[A-Z](?:(?<![^\n].)|(?<=[.!;]\s.))(?!"
+    + "|".join(f"(?<={w[0]}){w[1:]}\\b" for w in _NOT_GERUNDS)
+    + r")[a-z]+ing\b",
     re.M,
 )
 _FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
 )
-_ACTION_REQUEST = LazyPattern(
+_ACTION_REQUEST = Scanner(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
     re.I,
+    indexed=True,
 )
 
 
@@ -60,8 +83,8 @@ def _gerund_opening(text: str) -> bool:
     return False
 
 
-_APPEAL = LazyPattern(
-    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I
+_APPEAL = Scanner(
+    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I, indexed=True
 )
 _BLOCKED_PLAIN = Scanner(
     r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
@@ -100,13 +123,14 @@ _TASK_REQUEST = LazyPattern(
 _OR_CHOICE = LazyPattern(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
-def _quote_of(pattern: Scanner, text: str, limit: int = 5) -> list[str]:
+def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 5) -> list[str]:
     """Matched spans widened to their clause, for quoting back to the agent.
 
-    The pattern runs on the lowercased text; quotes keep the original case whenever
-    lowercasing kept every position (it does for all but a few exotic letters).
+    The pattern runs on the lowercased text (`low`, when the caller has it); quotes keep
+    the original case whenever lowercasing kept every position (it does for all but a
+    few exotic letters).
     """
-    low = text.lower()
+    low = text.lower() if low is None else low
     if len(low) != len(text):
         text = low
     quotes = []
@@ -186,11 +210,12 @@ class Features:
     @cached_property
     def hedges(self) -> list[str]:
         # "Tests not run (documentation only)" is a fair statement, not doubt.
-        return [q for q in _quote_of(HEDGE, self.msg.prose) if not _DOCS_ONLY.search(q)]
+        quotes = _quote_of(HEDGE, self.msg.prose, self.msg.low_prose)
+        return [q for q in quotes if not _DOCS_ONLY.search(q)]
 
     @cached_property
     def asserted(self) -> list[str]:
-        return _quote_of(ASSERTED, self.msg.prose)
+        return _quote_of(ASSERTED, self.msg.prose, self.msg.low_prose)
 
     @cached_property
     def done(self) -> bool:
@@ -265,7 +290,8 @@ class Features:
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
         tail = " ".join(self.msg.sentences[-3:])
-        return bool(_ACTION_REQUEST.search(tail) or _APPEAL.search(tail))
+        words = words_of_part(self.msg.low_prose)  # cut and joined at spaces: the prose's
+        return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 
     @cached_property
     def error_opening(self) -> bool:
