@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 
 from coachloop.scan import Scanner
-from coachloop.scan.lazy import LazyPattern
 
 _N = r"(\d{1,3}(?:,\d{3})+|\d+)"
 
@@ -146,13 +145,13 @@ _ANCHORS: dict[str, tuple[str, ...]] = {
     "generic": ("pass", " ok", "green", "fail"),
 }
 
-COMPILED: tuple[tuple[str, tuple[str, ...], LazyPattern], ...] = tuple(
-    (name, _ANCHORS[name], LazyPattern(p, re.M | re.I)) for name, p in RUNNER_PATTERNS
+COMPILED: tuple[tuple[str, tuple[str, ...], Scanner], ...] = tuple(
+    (name, _ANCHORS[name], Scanner(p, re.M | re.I, whole=True)) for name, p in RUNNER_PATTERNS
 )
 
 # go test prints one line per package; "ok" lines pass and "FAIL" lines fail.
-GO_OK = LazyPattern(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M)
-GO_FAIL = LazyPattern(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M)
+GO_OK = Scanner(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M, whole=True)
+GO_FAIL = Scanner(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M, whole=True)
 
 # Runs that executed nothing prove nothing.
 NOTHING_RAN = Scanner(

@@ -20,13 +20,15 @@ _COMMIT = Scanner(
     re.I,
     indexed=True,
 )
-_PR = LazyPattern(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
+_PR = Scanner(
+    r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I, whole=True
+)
 _PATH = LazyPattern(
     r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|ts|tsx|js|jsx|md|rst|txt|"
     r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
-_COMMAND = LazyPattern(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
+_COMMAND = Scanner(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M, whole=True)
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
@@ -164,7 +166,7 @@ def _tests(text: str) -> list[TestSummary]:
 
 
 # A CI run's link counts when the text says it passed.
-_CI_RUN = LazyPattern(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
+_CI_RUN = Scanner(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+", whole=True)
 _CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I, indexed=True)
 
 

@@ -11,6 +11,10 @@ usable start are run on the whole text, after a check that a literal they need o
 `finditer` merges the alternatives' matches exactly as `re` picks them: leftmost start
 first, and at one start the first alternative that matches.
 
+Before any of that, a text that holds none of the scanner's `screen` literals (one of
+which every match contains) is passed over. A scanner made with `whole=True` only
+screens: past its screen it runs the whole compiled pattern, as `re` would.
+
 Nothing is compiled until it is needed: the analysis comes from a precomputed table
 (`table.json`, see `coachloop.scan.table`), and each alternative is compiled on its first
 candidate. A pattern the analysis cannot read, or a text whose case folding is unusual
@@ -24,69 +28,10 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from coachloop.scan import folding, index
-from coachloop.scan.shape import START, WORD, Shape, split_alternatives
+from coachloop.scan.plan import Plan, is_open, pad, place, screen
+from coachloop.scan.shape import Shape, split_alternatives
 
 __all__ = ["Scanner"]
-# Looking for a gate's literal costs about this fraction of trying a match at a line
-# start: gates are checked first when they cost less than the line starts they spare.
-_LITERAL_PER_MATCH = 0.25
-
-
-class _Piece:
-    """One alternative: its source as compiled (groups padded so that their numbers stay
-    those of the whole pattern), its shape, and the compiled pattern once needed."""
-
-    __slots__ = ("compiled", "rx", "shape")
-
-    def __init__(self, compiled: str, shape: Shape) -> None:
-        self.compiled = compiled
-        self.shape = shape
-        self.rx: re.Pattern[str] | None = None
-
-
-Gates = tuple[tuple[str, ...], ...]
-# (piece, literal, the words and the heads of words the text must have for the literal)
-_Keyed = tuple[int, str, frozenset[str], frozenset[str]]
-
-
-class _Plan:
-    """Where to look for each piece: by word, by literal, at line starts, everywhere."""
-
-    __slots__ = (
-        "always",
-        "finds",
-        "foreign",
-        "gated",
-        "groups",
-        "keys",
-        "lines",
-        "pieces",
-        "starts",
-        "words",
-    )
-
-    def __init__(self, pieces: list[_Piece], groups: int) -> None:
-        self.pieces = pieces
-        self.groups = groups
-        self.words: dict[str, list[_Keyed]] = {}  # by a whole word or a word head
-        self.keys: frozenset[str] = frozenset()
-        self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
-        self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
-        self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost
-        self.starts: list[int] = []
-        self.gated: list[tuple[int, Gates]] = []
-        self.always: list[int] = []
-
-
-def _open(gates: Gates, view: str) -> bool:
-    """Every gate has a literal in `view` (no gates: open)."""
-    for gate in gates:
-        for literal in gate:
-            if literal in view:
-                break
-        else:
-            return False
-    return True
 
 
 def _shape(source: str, flags: int) -> Shape | None:
@@ -109,7 +54,7 @@ class Scanner:
     `pieces`, when given, are alternatives whose `|`-join is the pattern (a lexicon).
     `indexed`: select alternatives by the words of the text (worth it for many literals
     read on texts that other indexed scanners read too); otherwise each literal is
-    looked for with `str.find`.
+    looked for with `str.find`. `whole`: past the screen, run the whole pattern.
     """
 
     __slots__ = (
@@ -120,6 +65,8 @@ class Scanner:
         "_lines",
         "_pieces",
         "_plan",
+        "_screen",
+        "_whole",
         "flags",
         "name",
         "source",
@@ -133,16 +80,19 @@ class Scanner:
         name: str = "",
         *,
         indexed: bool = False,
+        whole: bool = False,
     ) -> None:
         self.source = "|".join(pieces) if pieces is not None else source
         self.flags = int(flags)  # a plain int: `RegexFlag` arithmetic is slow
         self._fold = bool(self.flags & re.IGNORECASE)
         self._lines = bool(self.flags & re.MULTILINE)
         self._indexed = indexed
+        self._whole = whole
+        self._screen: tuple[str, ...] = ()
         self.name = name
         self._pieces = list(pieces) if pieces is not None else None
         self._full: re.Pattern[str] | None = None
-        self._plan: _Plan | None = None  # None once built: the whole pattern runs
+        self._plan: Plan | None = None  # None once built: the whole pattern runs
         self._built = False
 
     def pieces(self) -> list[str]:
@@ -160,30 +110,30 @@ class Scanner:
             self._full = re.compile(self.source, self.flags)
         return self._full
 
-    def _build(self) -> _Plan | None:
+    def _build(self) -> Plan | None:
         sources = self.pieces()
         shapes = [_shape(s, self.flags) for s in sources]
-        if any(s is None or s.nullable for s in shapes):
+        known = [s for s in shapes if s is not None]
+        if len(known) == len(shapes):
+            self._screen = screen(known, self._fold)
+        if self._whole or len(known) < len(shapes) or any(s.nullable for s in known):
             return None
-        total = sum(s.groups for s in shapes if s is not None)
-        if len(sources) > 1 and any(s is not None and s.backref for s in shapes):
+        total = sum(s.groups for s in known)
+        if len(sources) > 1 and any(s.backref for s in known):
             return None
-        pieces, offset = [], 0
-        for source, shape in zip(sources, shapes, strict=True):
-            assert shape is not None
+        plan, offset = Plan([], total), 0
+        for i, (source, shape) in enumerate(zip(sources, known, strict=True)):
             compiled = source
             if total and len(sources) > 1:
                 after = total - offset - shape.groups
-                compiled = f"{_pad(offset)}(?:{source}){_pad(after)}"
-            pieces.append(_Piece(compiled, shape))
+                compiled = f"{pad(offset)}(?:{source}){pad(after)}"
+            plan.add(compiled, shape)
             offset += shape.groups
-        plan = _Plan(pieces, total)
-        for i, piece in enumerate(pieces):
-            _place(plan, i, piece.shape, self._fold, self._indexed)
+            place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
         return plan
 
-    def _ready(self) -> _Plan | None:
+    def _ready(self) -> Plan | None:
         if not self._built:
             self._plan = self._build()
             self._built = True
@@ -193,14 +143,14 @@ class Scanner:
         """The text the anchors are looked for in (lowercased when case is ignored)."""
         return folding.folded(text) if self._fold else text
 
-    def _rx(self, plan: _Plan, i: int) -> re.Pattern[str]:
+    def _rx(self, plan: Plan, i: int) -> re.Pattern[str]:
         piece = plan.pieces[i]
         if piece.rx is None:
             piece.rx = re.compile(piece.compiled, self.flags)
         return piece.rx
 
     def _anchored(
-        self, plan: _Plan, view: str, hint: index.Words | None
+        self, plan: Plan, view: str, hint: index.Words | None
     ) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
         text's start, and "" for every line start."""
@@ -212,7 +162,7 @@ class Scanner:
                     if whole <= words and begun <= both:
                         yield i, anchor
         for i, gates, anchors in plan.finds:
-            if _open(gates, view):
+            if is_open(gates, view):
                 for anchor in anchors:
                     yield i, anchor
         if plan.foreign and not view.isascii():
@@ -226,7 +176,7 @@ class Scanner:
         if plan.lines:
             lines = view.count("\n") + 1 if self._lines else 1
             for i, gates, cost in plan.lines:
-                if cost > lines or _open(gates, view):
+                if cost > lines or is_open(gates, view):
                     yield i, ""
 
     def _positions(self, anchor: str | None, view: str) -> list[int]:
@@ -236,11 +186,11 @@ class Scanner:
             return [0]
         return index.line_starts(view)
 
-    def _scanned(self, plan: _Plan, view: str) -> list[int]:
+    def _scanned(self, plan: Plan, view: str) -> list[int]:
         """The pieces without a usable start whose gates are open: run on the whole text."""
         if not plan.gated:
             return plan.always
-        return sorted([i for i, gates in plan.gated if _open(gates, view)] + plan.always)
+        return sorted([i for i, gates in plan.gated if is_open(gates, view)] + plan.always)
 
     def search(self, text: str, words: index.Words | None = None) -> bool:
         """True when the pattern matches somewhere in `text` (`re.search` is not None).
@@ -249,6 +199,8 @@ class Scanner:
         with a word index from reading the words of `text` itself."""
         plan = self._plan if self._built else self._ready()
         view = text if not self._fold else self._view(text)
+        if view is not None and self._screen and not _holds_any(view, self._screen):
+            return False
         if plan is None or view is None:
             return self.pattern.search(text) is not None
         find = view.find
@@ -272,7 +224,9 @@ class Scanner:
     def finditer(self, text: str, words: index.Words | None = None) -> Iterator[re.Match[str]]:
         """The matches of `re.finditer`, in order, with the same spans and groups."""
         plan = self._ready()
-        view = None if plan is None else self._view(text)
+        view = self._view(text)
+        if view is not None and self._screen and not _holds_any(view, self._screen):
+            return
         if plan is None or view is None:
             yield from self.pattern.finditer(text)
             return
@@ -309,7 +263,7 @@ class Scanner:
             pos = best.end()
 
     def _next_at(
-        self, plan: _Plan, i: int, queue: list[int], text: str, pos: int
+        self, plan: Plan, i: int, queue: list[int], text: str, pos: int
     ) -> re.Match[str] | None:
         """The first match of piece `i` at a queued position >= `pos` (the queue shrinks)."""
         match = self._rx(plan, i).match
@@ -325,6 +279,9 @@ class Scanner:
     def findall(self, text: str) -> list[Any]:
         """What `re.findall` returns: whole matches, the one group, or tuples of groups."""
         plan = self._ready()
+        view = self._view(text)
+        if view is not None and self._screen and not _holds_any(view, self._screen):
+            return []
         if plan is None:
             return self.pattern.findall(text)
         if plan.groups == 0:
@@ -334,56 +291,5 @@ class Scanner:
         return [m.groups("") for m in self.finditer(text)]
 
 
-def _pad(groups: int) -> str:
-    """Groups that never take part in a match: they only keep the numbering."""
-    return f"(?:(?!){'()' * groups})?" if groups else ""
-
-
-def _place(plan: _Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
-    """File piece `i` under the cheapest way to find where it can start: by the words
-    of the text (`indexed`, for many literals), by its literals, at line starts."""
-    anchors, gates, needs = shape.anchors, shape.gates or (), shape.needs
-    if fold:  # case-insensitive: literals are looked for in the lowercased text
-        if anchors is not None and not all(folding.plain(a) for a, _ in anchors):
-            anchors = None
-        gates = tuple(tuple(g.lower() for g in gate) for gate in gates if _plain(gate))
-        anchors = None if anchors is None else tuple((a.lower(), p) for a, p in anchors)
-        needs = tuple(index.needs(a, p >= WORD) for a, p in anchors or ())
-    if anchors is None:
-        if gates:
-            plan.gated.append((i, gates))
-        else:
-            plan.always.append(i)
-        return
-    loose: list[str] = []
-    line = start = False
-    if not indexed:
-        needs = ((frozenset(), frozenset()),) * len(anchors)
-    for (anchor, place), (whole, begun) in zip(anchors, needs, strict=True):
-        if whole:  # filed under its longest whole word, the most telling
-            key = max(sorted(whole), key=len)
-            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
-        elif begun:
-            key = max(sorted(begun), key=len)
-            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
-        elif place == START:
-            start = True
-        elif not anchor:
-            line = True
-        elif not anchor[0].isascii():  # filed under its first character
-            needed = frozenset(ch for ch in anchor if not ch.isascii())
-            plan.foreign.setdefault(anchor[0], []).append((i, anchor, needed))
-        else:
-            loose.append(anchor)
-    if start:
-        plan.starts.append(i)
-    if line:  # trying each line start is cheaper than looking for many literals
-        cost = sum(map(len, gates)) * _LITERAL_PER_MATCH
-        plan.lines.append((i, gates, cost))
-    if loose:
-        weak = min(map(len, loose)) < 3
-        plan.finds.append((i, gates if weak else (), tuple(loose)))
-
-
-def _plain(gate: tuple[str, ...]) -> bool:
-    return all(folding.plain(g) for g in gate)
+def _holds_any(view: str, literals: tuple[str, ...]) -> bool:
+    return any(map(view.__contains__, literals))

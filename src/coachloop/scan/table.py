@@ -73,9 +73,19 @@ def scanners() -> list[Scanner]:
         modules += [m.name for m in pkgutil.walk_packages(package.__path__, f"{name}.")]
         for module in modules:
             for value in vars(importlib.import_module(module)).values():
-                if isinstance(value, Scanner):
-                    found.setdefault(id(value), value)
+                for item in _flat(value):
+                    found.setdefault(id(item), item)
     return list(found.values())
+
+
+def _flat(value: object) -> list[Scanner]:
+    """The scanners in a module-level value: itself, or inside a tuple or list of them
+    (or of tuples holding them)."""
+    if isinstance(value, Scanner):
+        return [value]
+    if isinstance(value, (tuple, list)):
+        return [s for item in value for s in _flat(item)]
+    return []
 
 
 def build() -> dict[str, list[Any]]:

@@ -37,10 +37,10 @@ _PUSHED = Scanner(
     r"\(\d+ rows?\)|\bsuccessfully (?:built|installed|deployed|tagged|pushed)\b|/issues/\d+",
     re.M,
 )
-_DIFF = LazyPattern(r"^```diff|^<<<<<<< SEARCH", re.M)
-_HEADING = LazyPattern(r"^#{1,4} ", re.M)
+_DIFF = Scanner(r"^```diff|^<<<<<<< SEARCH", re.M, whole=True)
+_HEADING = Scanner(r"^#{1,4} ", re.M, whole=True)
 _CJK = LazyPattern(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_FENCE_OPEN = LazyPattern(r"^[ \t]*```([\w+-]*)", re.M)
+_FENCE_OPEN = Scanner(r"^[ \t]*```([\w+-]*)", re.M, whole=True)
 _CODE_LANGS = frozenset(
     {
         "python",
