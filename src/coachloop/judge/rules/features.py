@@ -71,7 +71,7 @@ def requests_action(text: str) -> bool:
     return bool(_ACTION_REQUEST.search(text) or _SELF_OR_OTHER.search(text))
 
 
-_SELF_OR_OTHER = Scanner(r"\byourself\b|\bsomeone\b", re.I, whole=True)
+_SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
 
 
 def _gerund_opening(text: str) -> bool:
@@ -92,8 +92,8 @@ _BLOCKED_PLAIN = Scanner(
     re.I | re.M,
     indexed=True,
 )
-_DOCS_ONLY = Scanner(
-    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I, whole=True
+_DOCS_ONLY = LazyPattern(
+    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
 _PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
@@ -114,14 +114,13 @@ _RHETORICAL = LazyPattern(
     re.I,
 )
 # "Why is X slow? Please fix it." asks for work, not for an answer.
-_TASK_REQUEST = Scanner(
+_TASK_REQUEST = LazyPattern(
     r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
     r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
     r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
     re.I | re.M,
-    whole=True,
 )
-_OR_CHOICE = Scanner(r",? or |\boder\b|\bo\b|\bou\b", re.I, whole=True)
+_OR_CHOICE = LazyPattern(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
 def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 5) -> list[str]:
