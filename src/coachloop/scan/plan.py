@@ -106,14 +106,14 @@ def place(plan: Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
     line = start = False
     if not indexed:
         needs = ((frozenset(), frozenset()),) * len(anchors)
-    for (anchor, place), (whole, begun) in zip(anchors, needs, strict=True):
+    for (anchor, where), (whole, begun) in zip(anchors, needs, strict=True):
         if whole:  # filed under its longest whole word, the most telling
             key = max(sorted(whole), key=len)
             plan.words.setdefault(key, []).append((i, anchor, whole, begun))
         elif begun:
             key = max(sorted(begun), key=len)
             plan.words.setdefault(key, []).append((i, anchor, whole, begun))
-        elif place == START:
+        elif where == START:
             start = True
         elif not anchor:
             line = True
