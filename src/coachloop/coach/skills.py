@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from coachloop.config import SkillSpec
 
@@ -49,6 +49,19 @@ def all_skills(extra: Iterable[SkillSpec] = ()) -> tuple[SkillSpec, ...]:
     return tuple(merged.values())
 
 
+def _triggers(text: str) -> Iterator[str]:
+    """The triggers `_TRIGGER.finditer` finds, in order: every match opens with "/", so
+    only those positions are tried."""
+    end, at = 0, text.find("/")
+    while at != -1:
+        if at >= end:
+            match = _TRIGGER.match(text, at)
+            if match:
+                end = match.end()
+                yield match.group(1)
+        at = text.find("/", at + 1)
+
+
 def detect_skill(
     *,
     explicit: str | None = None,
@@ -67,8 +80,8 @@ def detect_skill(
     for text in texts:
         if not text:
             continue
-        for match in _TRIGGER.finditer(text[:4000]):
-            found = by_name.get(match.group(1).lower())
+        for trigger in _triggers(text[:4000]):
+            found = by_name.get(trigger.lower())
             if found:
                 return found
     if phase:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from coachloop.scan import Scanner
+
 _N = r"(\d{1,3}(?:,\d{3})+|\d+)"
 
 RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
@@ -143,17 +145,18 @@ _ANCHORS: dict[str, tuple[str, ...]] = {
     "generic": ("pass", " ok", "green", "fail"),
 }
 
-COMPILED: tuple[tuple[str, tuple[str, ...], re.Pattern[str]], ...] = tuple(
-    (name, _ANCHORS[name], re.compile(p, re.M | re.I)) for name, p in RUNNER_PATTERNS
+COMPILED: tuple[tuple[str, tuple[str, ...], Scanner], ...] = tuple(
+    (name, _ANCHORS[name], Scanner(p, re.M | re.I, whole=True)) for name, p in RUNNER_PATTERNS
 )
 
 # go test prints one line per package; "ok" lines pass and "FAIL" lines fail.
-GO_OK = re.compile(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M)
-GO_FAIL = re.compile(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M)
+GO_OK = Scanner(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M, whole=True)
+GO_FAIL = Scanner(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M, whole=True)
 
 # Runs that executed nothing prove nothing.
-NOTHING_RAN = re.compile(
+NOTHING_RAN = Scanner(
     r"no tests ran|collected 0 items|Ran 0 tests|0 examples|No tests found|"
     r"running 0 tests|Tests:\s+0 total|no test files|^\s*0 passing\b",
     re.I | re.M,
+    indexed=True,
 )

@@ -9,25 +9,31 @@ import re
 
 from coachloop.core.verdict import Evidence, TestSummary
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
 # A hash counts when commit words sit close before it, or when it stands in backticks.
-_COMMIT = re.compile(
+_COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
     rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
     re.I,
+    indexed=True,
 )
-_PR = re.compile(r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I)
-_PATH = re.compile(
+_PR = Scanner(
+    r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I, whole=True
+)
+_PATH = LazyPattern(
     r"(?<![\w/.@:-])((?:~|\.{1,2})?/?(?:[\w.-]+/)+[\w.-]+|[\w-]+\.(?:py|ts|tsx|js|jsx|md|rst|txt|"
     r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
-_COMMAND = re.compile(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M)
-_EXIT = re.compile(
+_COMMAND = Scanner(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M, whole=True)
+_EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
     re.I,
+    indexed=True,
 )
 # Success markers of commands other than test runners: plain substrings, tested with
 # `in` (fast), plus a few line-shaped patterns.
@@ -55,10 +61,10 @@ _SUCCESS_MARKERS = (
     "0 problems",
     "0 vulnerabilities",
 )
-_SUCCESS_LINES = re.compile(
+_SUCCESS_LINES = Scanner(
     r"^[ \t]*(?:SUCCESS|OK|PASS)\b|\bDone in [\d.]+s|\bFinished `?(?:release|dev|test)", re.M
 )
-_FAILURE = re.compile(
+_FAILURE = Scanner(
     r"^[ \t]*(?:FAILED|FAIL)\b.*$|^(?:error(?:\[\w+\])?|ERROR|fatal|npm ERR!)[: ].*$|"
     r"^[ \t]*(?:✗|✕|×)\s.*$|\bfailed=[1-9]\d*|\bTraceback \(most recent call last\)|"
     r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b|:\d+(?::\d+)?: error\b|"
@@ -66,14 +72,26 @@ _FAILURE = re.compile(
     re.M,
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
-_URL = re.compile(r"https?://\S+")
+_URL = LazyPattern(r"https?://\S+")
+
+
+def _paths(text: str) -> list[str]:
+    """`_PATH.findall(text)`, read word by word: a path holds no whitespace and its
+    lookarounds pass at whitespace as at either end of a string, so no match crosses
+    a word and each word matches as it does in place. A path has a "/" or a ".".
+    """
+    found: list[str] = []
+    for word in text.split():
+        if "/" in word or "." in word:
+            found += _PATH.findall(word)
+    return found
 
 
 def _count(value: str | None) -> int:
     return int(value.replace(",", "")) if value else 0
 
 
-_DIGIT = re.compile(r"\d")
+_DIGIT = LazyPattern(r"\d")
 _TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
 
 
@@ -81,13 +99,37 @@ def _test_lines(text: str) -> str:
     """The lines that can hold a test summary (a digit and a test word), with one line
     of context before and two after for summaries that span lines; the rest is prose
     that no runner pattern can match, and skipping it keeps extraction fast."""
+    if not _DIGIT.search(text):
+        return ""  # no line has a digit
     lines = text.split("\n")
     keep: set[int] = set()
-    for i, line in enumerate(lines):
-        low = line.lower()
-        if any(w in low for w in _TEST_WORDS) and _DIGIT.search(line):
+    for i in _worded_lines(text, lines):
+        if _DIGIT.search(lines[i]):
             keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
     return "\n".join(lines[i] for i in sorted(keep))
+
+
+def _worded_lines(text: str, lines: list[str]) -> list[int]:
+    """The numbers of the lines whose lowercase holds a test word, found by looking for
+    each word once in the whole lowercased text (its lines are the lines' lowercase
+    when lowercasing keeps every position)."""
+    low = text.lower()
+    if len(low) != len(text):
+        return [i for i, line in enumerate(lines) if any(w in line.lower() for w in _TEST_WORDS)]
+    found: set[int] = set()
+    for word in _TEST_WORDS:
+        line, last, at = 0, 0, low.find(word)
+        while at != -1:
+            line += low.count("\n", last, at)
+            found.add(line)
+            last = low.find("\n", at)  # on to the next line: this one is in
+            if last == -1:
+                break
+            at = low.find(word, last)
+    return sorted(found)
+
+
+_RUNNER_ANCHORS = frozenset(a for _, anchors, _ in COMPILED for a in anchors)
 
 
 def _tests(text: str) -> list[TestSummary]:
@@ -95,8 +137,9 @@ def _tests(text: str) -> list[TestSummary]:
     used: set[int] = set()
     candidates = _test_lines(text)
     lowered = candidates.lower()
-    for runner, anchors, pattern in COMPILED:
-        if not any(a in lowered for a in anchors):
+    present = {a for a in _RUNNER_ANCHORS if a in lowered} if candidates else set()
+    for runner, anchors, pattern in COMPILED if present else ():
+        if present.isdisjoint(anchors):
             continue
         for m in pattern.finditer(candidates):
             line_no = candidates.count("\n", 0, m.start())
@@ -113,7 +156,8 @@ def _tests(text: str) -> list[TestSummary]:
                 passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
             line = m.group(0).strip().splitlines()[-1][:200]
             found.append(TestSummary(runner, passed, failed + errors, skipped, line))
-    go_ok, go_fail = len(GO_OK.findall(candidates)), len(GO_FAIL.findall(candidates))
+    go_ok = len(GO_OK.findall(candidates)) if candidates else 0
+    go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
         found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
     if not found and NOTHING_RAN.search(text):
@@ -122,8 +166,8 @@ def _tests(text: str) -> list[TestSummary]:
 
 
 # A CI run's link counts when the text says it passed.
-_CI_RUN = re.compile(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+")
-_CI_PASSED = re.compile(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I)
+_CI_RUN = Scanner(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+", whole=True)
+_CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I, indexed=True)
 
 
 def _successes(text: str) -> tuple[str, ...]:
@@ -135,7 +179,7 @@ def _successes(text: str) -> tuple[str, ...]:
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
-    return tuple(dict.fromkeys(items))[:limit]
+    return tuple(dict.fromkeys(items))[:limit] if items else ()
 
 
 def extract(text: str) -> Evidence:
@@ -146,8 +190,8 @@ def extract(text: str) -> Evidence:
     has_commit = any(w in lowered for w in commit_words)
     commits = [a or b for a, b in _COMMIT.findall(text)] if has_commit else []
     commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
-    no_urls = _URL.sub(" ", text)
-    paths = [p for p in _PATH.findall(no_urls) if not p.startswith("//")]
+    no_urls = _URL.sub(" ", text) if "://" in text else text
+    paths = [p for p in _paths(no_urls) if not p.startswith("//")]
     exits = (
         [int(a or b) for a, b in _EXIT.findall(text)]
         if ("exit" in lowered or "rc" in lowered or "returncode" in lowered)

@@ -21,14 +21,18 @@ from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.judge.rules.features import Features, asks_question, requests_action
 from coachloop.judge.rules.target import off_target
+from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
 
-_LINT_ONLY = re.compile(
+_LINT_ONLY = LazyPattern(
     r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"
     r"format|fmt|typecheck|tsc|mypy)\b",
     re.I,
 )
-_DOC_PATH = re.compile(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
-_REPORT = re.compile(r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I)
+_DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
+_REPORT = Scanner(
+    r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I, whole=True
+)
 
 
 @dataclass

@@ -10,33 +10,59 @@ from coachloop.core.verdict import Evidence
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
+from coachloop.scan import Scanner
+from coachloop.scan.index import words_of_part
+from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
 ASSERTED = lx.compile_lexicon(lx.ASSERTED)
 DONE = lx.compile_lexicon(lx.DONE)
 ONGOING = lx.compile_lexicon(lx.ONGOING)
 ASK = lx.compile_lexicon(lx.ASK)
-OFFER = lx.compile_lexicon(lx.OFFER)
-OFFER_STRONG = lx.compile_lexicon(lx.OFFER_STRONG)
+OFFER = lx.lexicon_regex(lx.OFFER)
+OFFER_STRONG = lx.lexicon_regex(lx.OFFER_STRONG)
 BLOCKER = lx.compile_lexicon(lx.BLOCKER)
 STUCK = lx.compile_lexicon(lx.STUCK)
-ERROR_OPENING = lx.compile_lexicon(lx.ERROR_OPENING)
+ERROR_OPENING = lx.lexicon_regex(lx.ERROR_OPENING)
 ERROR_ANYWHERE = lx.compile_lexicon(lx.ERROR_ANYWHERE)
 
 # A sentence that opens with a gerund ("Running the suite now.") reports work under way.
-_GERUND_OPENING = re.compile(
-    r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
-    r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
+# The words that are not gerunds; the pattern finds what this one finds:
+#   (?:^|(?<=[.!;]\s))(?!(?:Nothing|...|King)\b)[A-Z][a-z]+ing\b   (re.M)
+# written to open on its capital letter, so that `re` skips every other character: the
+# line start and the sentence end are looked for behind it, and each excluded word is
+# checked after its first letter.
+_NOT_GERUNDS = [
+    "Nothing",
+    "Everything",
+    "Something",
+    "Anything",
+    "During",
+    "Using",
+    "Following",
+    "Including",
+    "Bring",
+    "Thing",
+    "Spring",
+    "String",
+    "Ring",
+    "King",
+]
+_GERUND_OPENING = LazyPattern(
+    r"[A-Z](?:(?<![^\n].)|(?<=[.!;]\s.))(?!"
+    + "|".join(f"(?<={w[0]}){w[1:]}\\b" for w in _NOT_GERUNDS)
+    + r")[a-z]+ing\b",
     re.M,
 )
-_FINITE = re.compile(
+_FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
 )
-_ACTION_REQUEST = re.compile(
+_ACTION_REQUEST = Scanner(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
     re.I,
+    indexed=True,
 )
 
 
@@ -45,7 +71,7 @@ def requests_action(text: str) -> bool:
     return bool(_ACTION_REQUEST.search(text) or _SELF_OR_OTHER.search(text))
 
 
-_SELF_OR_OTHER = re.compile(r"\byourself\b|\bsomeone\b", re.I)
+_SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
 
 
 def _gerund_opening(text: str) -> bool:
@@ -57,51 +83,54 @@ def _gerund_opening(text: str) -> bool:
     return False
 
 
-_APPEAL = re.compile(
-    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I
+_APPEAL = Scanner(
+    r"\b(?:you|someone|somebody|admin|alguien|usted|jemand|quelqu'un|vous)\b", re.I, indexed=True
 )
-_BLOCKED_PLAIN = re.compile(
+_BLOCKED_PLAIN = Scanner(
     r"permission denied|access denied|\bblocked on\b|^blocked\b|\byou(?:'ll| will)? need to "
     r"[^.]{0,80}\b(?:manually|yourself)\b",
     re.I | re.M,
+    indexed=True,
 )
-_DOCS_ONLY = re.compile(
+_DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
-_PARTIAL = re.compile(
+_PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
     r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
     re.I,
+    indexed=True,
 )
-_QUESTION_WORD = re.compile(
+_QUESTION_WORD = LazyPattern(
     r"^\W*(?:what|why|how|where|when|which|who|whose|is|are|was|were|does|do|did|can|could|"
     r"should|would|will|have|has|explain|tell me|wie|was|warum|wo|welche|ist|sind|kannst|"
     r"qué|que|por qué|cómo|dónde|cuál|es|son|puedes|quoi|pourquoi|comment|où|quel|quelle|"
     r"est-ce)\b",
     re.I,
 )
-_RHETORICAL = re.compile(
+_RHETORICAL = LazyPattern(
     r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what|where|when|which|who|por qué|cómo|qué|dónde|"
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
 )
 # "Why is X slow? Please fix it." asks for work, not for an answer.
-_TASK_REQUEST = re.compile(
+_TASK_REQUEST = LazyPattern(
     r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
     r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
     r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
     re.I | re.M,
 )
-_OR_CHOICE = re.compile(r",? or |\boder\b|\bo\b|\bou\b", re.I)
+_OR_CHOICE = LazyPattern(r",? or |\boder\b|\bo\b|\bou\b", re.I)
 
 
-def _quote_of(pattern: re.Pattern[str], text: str, limit: int = 5) -> list[str]:
+def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 5) -> list[str]:
     """Matched spans widened to their clause, for quoting back to the agent.
 
-    The pattern runs on the lowercased text; quotes keep the original case whenever
-    lowercasing kept every position (it does for all but a few exotic letters).
+    The pattern runs on the lowercased text (`low`, when the caller has it); quotes keep
+    the original case whenever lowercasing kept every position (it does for all but a
+    few exotic letters).
     """
-    low = text.lower()
+    low = text.lower() if low is None else low
     if len(low) != len(text):
         text = low
     quotes = []
@@ -129,13 +158,26 @@ def is_question_prompt(prompt: str | None) -> bool:
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
 PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
-PROMPT_ERROR = lx.compile_lexicon(lx.cues.PROMPT_ERROR)
+PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
 def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
-    """(asks a question, asks for work, reports an error) for the human's prompt."""
+    """(asks a question, asks for work, reports an error) for the human's prompt (read
+    once per prompt: both the rules and the signals ask)."""
     if not prompt:
         return False, False, False
+    found = _PROMPTS.get(prompt)
+    if found is None:
+        if len(_PROMPTS) > 8:
+            _PROMPTS.clear()
+        found = _PROMPTS[prompt] = _prompt_kind(prompt)
+    return found
+
+
+_PROMPTS: dict[str, tuple[bool, bool, bool]] = {}
+
+
+def _prompt_kind(prompt: str) -> tuple[bool, bool, bool]:
     head = prompt[:300].lower().strip()
     task = bool(PROMPT_TASK.search(head))
     question = is_question_prompt(prompt) or (bool(PROMPT_QUESTION.search(head)) and not task)
@@ -145,6 +187,14 @@ def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
 def asks_question(prompt: str | None) -> bool:
     """The human's prompt asks something, in any language (an answer needs no tests)."""
     return prompt_kind(prompt)[0]
+
+
+def _last_word(text: str) -> str:
+    """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
+    i = len(text)
+    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    return text[i:]
 
 
 @dataclass(frozen=True)
@@ -160,11 +210,12 @@ class Features:
     @cached_property
     def hedges(self) -> list[str]:
         # "Tests not run (documentation only)" is a fair statement, not doubt.
-        return [q for q in _quote_of(HEDGE, self.msg.prose) if not _DOCS_ONLY.search(q)]
+        quotes = _quote_of(HEDGE, self.msg.prose, self.msg.low_prose)
+        return [q for q in quotes if not _DOCS_ONLY.search(q)]
 
     @cached_property
     def asserted(self) -> list[str]:
-        return _quote_of(ASSERTED, self.msg.prose)
+        return _quote_of(ASSERTED, self.msg.prose, self.msg.low_prose)
 
     @cached_property
     def done(self) -> bool:
@@ -175,7 +226,8 @@ class Features:
         """Work under way is announced at the end of the message."""
         tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
         return bool(
-            ONGOING.search(tail.lower())
+            # the tail's words are the prose's: sentences are cut and joined at spaces
+            ONGOING.search(tail.lower(), words_of_part(self.msg.low_prose))
             or _gerund_opening(tail)
             or self.msg.text.rstrip().endswith(":")
         )
@@ -238,7 +290,8 @@ class Features:
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
         tail = " ".join(self.msg.sentences[-3:])
-        return bool(_ACTION_REQUEST.search(tail) or _APPEAL.search(tail))
+        words = words_of_part(self.msg.low_prose)  # cut and joined at spaces: the prose's
+        return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 
     @cached_property
     def error_opening(self) -> bool:
@@ -256,5 +309,4 @@ class Features:
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
-        last = re.split(r"\W+", text.lower().strip())[-1]
-        return last in lx.DANGLING
+        return _last_word(text.lower().strip()) in lx.DANGLING

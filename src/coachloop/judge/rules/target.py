@@ -10,13 +10,14 @@ from __future__ import annotations
 import re
 
 from coachloop.core.verdict import Evidence
+from coachloop.scan.lazy import LazyPattern
 
-_TEST_COMMAND = re.compile(
+_TEST_COMMAND = LazyPattern(
     r"\b(?:pytest|py\.test|go test|jest|vitest|npm (?:run )?test|pnpm test|yarn test|"
     r"cargo test|rspec|mix test|phpunit|dotnet test|playwright test|mocha|tox)\b"
 )
-_PATHLIKE = re.compile(r"[\w.-]*[/:][\w./:-]*|[\w-]+\.\w{1,5}\b")
-_SOURCE = re.compile(r"\.(?:py|go|rs|ts|tsx|js|jsx|rb|java|kt|cs|ex|exs|php|swift|c|cc|cpp|h)$")
+_PATHLIKE = LazyPattern(r"[\w.-]*[/:][\w./:-]*|[\w-]+\.\w{1,5}\b")
+_SOURCE = LazyPattern(r"\.(?:py|go|rs|ts|tsx|js|jsx|rb|java|kt|cs|ex|exs|php|swift|c|cc|cpp|h)$")
 _GENERIC = frozenset(
     {
         "src",
@@ -40,7 +41,7 @@ _GENERIC = frozenset(
         "e2e",
     }
 )
-_STEM_NOISE = re.compile(r"^(?:test_)|(?:_test|\.test|\.spec|_spec|test)$")
+_STEM_NOISE = LazyPattern(r"^(?:test_)|(?:_test|\.test|\.spec|_spec|test)$")
 
 
 def _tokens(path: str) -> set[str]:

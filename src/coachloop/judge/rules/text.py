@@ -10,19 +10,35 @@ import re
 from dataclasses import dataclass
 
 from coachloop._lazy import lazy as cached_property
+from coachloop.scan.lazy import LazyPattern
 
 # Past this many characters only the head and the tail are read: a final message's
 # meaning sits in its opening and its ending, and this keeps every judgement bounded.
 MAX_CHARS = 20_000
 _KEEP_HEAD = 8_000
 
-_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
-_INLINE_CODE = re.compile(r"`[^`\n]*`")
-_BLOCKQUOTE = re.compile(r"^[ \t]*>.*$", re.M)
-_QUOTED = re.compile(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|„[^“\n]{1,200}“")
-_TAGS = re.compile(r"<(\w+)[^>]*>.*?</\1>", re.S)
-_SENTENCE_END = re.compile(r"(?<=[.!?…])\s+|\n+")
-_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+_FENCE = LazyPattern(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_INLINE_CODE = LazyPattern(r"`[^`\n]*`")
+_BLOCKQUOTE = LazyPattern(r"^[ \t]*>.*$", re.M)
+_QUOTED = LazyPattern(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|„[^“\n]{1,200}“")
+_TAGS = LazyPattern(r"<(\w+)[^>]*>.*?</\1>", re.S)
+# Whitespace after [.!?…], or newlines: written as `(?<=[.!?…])\s+|\n+` would match
+# the same, but opening on `\s` lets `re` skip every other character at once.
+_SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)")
+_PARAGRAPH = LazyPattern(r"\n[ \t]*\n")
+_QUOTE_OPENERS = ('"', "“", "«", "„")
+
+
+def _replaced(text: str, spans: list[tuple[int, int]], by: str) -> str:
+    """`text` with each span replaced by `by`: what `re.sub` makes of those matches."""
+    if not spans:
+        return text
+    parts, last = [], 0
+    for a, b in spans:
+        parts += [text[last:a], by]
+        last = b
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def clip(text: str) -> str:
@@ -43,17 +59,35 @@ class Message:
         return clip(self.raw.replace("\r\n", "\n")).strip()
 
     @cached_property
+    def fenced(self) -> bool:
+        """The text may hold a fenced block (every fence opens with ``` or ~~~)."""
+        return "```" in self.text or "~~~" in self.text
+
+    @cached_property
+    def fences(self) -> list[tuple[int, int]]:
+        """The spans of the fenced blocks (read once for both code and prose)."""
+        return [m.span() for m in _FENCE.finditer(self.text)] if self.fenced else []
+
+    @cached_property
     def code_blocks(self) -> list[str]:
-        return [m.group(0) for m in _FENCE.finditer(self.text)]
+        return [self.text[a:b] for a, b in self.fences]
 
     @cached_property
     def prose(self) -> str:
-        """The agent's own words: code, quotes and markup removed."""
-        out = _FENCE.sub("\n", self.text)
-        out = _TAGS.sub(" ", out)
-        out = _BLOCKQUOTE.sub("", out)
-        out = _INLINE_CODE.sub("CODE", out)
-        return _QUOTED.sub("QUOTE", out)
+        """The agent's own words: code, quotes and markup removed.
+
+        Each removal runs only when the text holds the character its matches need: a
+        pattern that cannot match leaves the text as it is."""
+        out = _replaced(self.text, self.fences, "\n")
+        if "</" in out:
+            out = _TAGS.sub(" ", out)
+        if ">" in out:
+            out = _BLOCKQUOTE.sub("", out)
+        if "`" in out:
+            out = _INLINE_CODE.sub("CODE", out)
+        if any(q in out for q in _QUOTE_OPENERS):
+            out = _QUOTED.sub("QUOTE", out)
+        return out
 
     @cached_property
     def low_prose(self) -> str:

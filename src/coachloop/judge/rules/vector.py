@@ -16,29 +16,31 @@ from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
+from coachloop.scan import Scanner
+from coachloop.scan.index import Words, words_of_part
+from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
 ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = _C(lx.cues.ASK_SURE)
-BLOCKED_SURE = _C(lx.cues.BLOCKED_SURE)
+ASK_SURE = lx.lexicon_regex(lx.cues.ASK_SURE)
+BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)
-ACK = _C(lx.cues.ACK)
-BACKGROUND = _C(lx.cues.BACKGROUND)
+ACK = lx.lexicon_regex(lx.cues.ACK)
+BACKGROUND = lx.compile_lexicon(lx.cues.BACKGROUND)
 FIX_CLAIM = _C(lx.cues.FIX_CLAIM)
 SPECIFIC_CHECK = _C(lx.cues.SPECIFIC_CHECK)
 
-_PUSHED = re.compile(
+_PUSHED = Scanner(
     r"\b[0-9a-f]{7,}\.\.[0-9a-f]{7,}\s+\S+\s+->\s+\S+|\[new branch\]|^\s*To (?:https://|git@)\S+|"
     r"working tree clean|\badded \d+ packages?\b|\bHTTP/[\d.]+ [23]\d\d\b|\bStatusCode\s*:\s*200\b|"
     r"\(\d+ rows?\)|\bsuccessfully (?:built|installed|deployed|tagged|pushed)\b|/issues/\d+",
     re.M,
 )
-_DIFF = re.compile(r"^```diff|^<<<<<<< SEARCH", re.M)
-_HEADING = re.compile(r"^#{1,4} ", re.M)
-_CHECKMARK = re.compile(r"✅|✔|☑")
-_CJK = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_FENCE_OPEN = re.compile(r"^[ \t]*```([\w+-]*)", re.M)
+_DIFF = Scanner(r"^```diff|^<<<<<<< SEARCH", re.M, whole=True)
+_HEADING = Scanner(r"^#{1,4} ", re.M, whole=True)
+_CJK = LazyPattern(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
+_FENCE_OPEN = Scanner(r"^[ \t]*```([\w+-]*)", re.M, whole=True)
 _CODE_LANGS = frozenset(
     {
         "python",
@@ -107,7 +109,7 @@ _SHELL_LANGS = frozenset(
         "fish",
     }
 )
-_OUTPUT_LINE = re.compile(
+_OUTPUT_LINE = LazyPattern(
     r"^(?:to (?:https?://|git@)|\s*\*? ?(?:main|master)\b|\s*remotes/|on branch |your branch is|"
     r"nothing to commit|\s*\d+ (?:files? changed|insertions?|deletions?)|\[[\w/.-]+ [0-9a-f]{7}\]|"
     r"created|added \d+ packages|up to date|found \d+|listening on|ready in|compiled|"
@@ -189,6 +191,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     msg = f.msg
     text, prose = msg.text, msg.low_prose
     tail = " ".join(msg.sentences[-3:]).lower()
+    words = words_of_part(prose)  # the tail's too: sentences are cut and joined at spaces
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
 
@@ -208,7 +211,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "hedge_end": any(q.lower() in tail for q in f.hedges),
         "asserted": bool(f.asserted),
         "done": f.done,
-        "done_opening": bool(lx_done_opening(prose[:400])),
+        "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400))),
         "fix_claim": bool(FIX_CLAIM.search(prose)),
         "ongoing_end": f.ongoing_tail,
         "ongoing": f.ongoing_any,
@@ -220,13 +223,16 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "asks": f.asks,
         "appeals": f.appeals,
         "blocked": f.blocked,
-        "code_written": bool(_DIFF.search(text)) or _has_code_lang(text),
-        "handoff": bool(HANDOFF.search(tail) or HANDOFF.search(prose[-600:])),
+        "code_written": _has_diff(text) or _has_code_lang(text),
+        "handoff": bool(
+            HANDOFF.search(tail, words)
+            or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)))
+        ),
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
         "background": bool(BACKGROUND.search(prose)),
-        "headings": len(_HEADING.findall(text)) >= 2,
-        "checkmarks": len(_CHECKMARK.findall(text)) >= 2,
+        "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
+        "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
         "cjk": bool(_CJK.search(text[:2000])),
         "truncated": f.truncated,
         "error_opening": f.error_opening,
@@ -263,9 +269,9 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     return on
 
 
-def lx_done_opening(head: str) -> bool:
+def lx_done_opening(head: str, words: Words | None = None) -> bool:
     """The opening claims success ("✅ Fixed", "Done", "已完成")."""
-    return bool(_DONE_OPENING.search(head))
+    return bool(_DONE_OPENING.search(head, words))
 
 
 _DONE_OPENING = _C(
@@ -279,18 +285,40 @@ _DONE_OPENING = _C(
 )
 
 
+def _has_diff(text: str) -> bool:
+    """`_DIFF` matches; both its forms need their marker in the text."""
+    return ("```diff" in text or "<<<<<<< SEARCH" in text) and bool(_DIFF.search(text))
+
+
+def _fence_langs(text: str) -> list[str]:
+    """`_FENCE_OPEN.findall(text)`; every fence opening holds ```."""
+    return _FENCE_OPEN.findall(text) if "```" in text else []
+
+
 def _last_fence_lang(text: str) -> str:
-    opens = _FENCE_OPEN.findall(text)
+    opens = _fence_langs(text)
     return opens[-2].lower() if len(opens) >= 2 else ""
 
 
 def _has_code_lang(text: str) -> bool:
-    return any(lang.lower() in _CODE_LANGS for lang in _FENCE_OPEN.findall(text)[::2])
+    return any(lang.lower() in _CODE_LANGS for lang in _fence_langs(text)[::2])
 
 
 def _repetitive(text: str) -> bool:
-    """The same lines over and over: a model stuck in a loop."""
-    lines = [line.strip() for line in text.split("\n", 400) if line.strip()]
+    """The same lines over and over: a model stuck in a loop (read once per text)."""
+    found = _REPEATED.get(text)
+    if found is None:
+        if len(_REPEATED) > 8:
+            _REPEATED.clear()
+        found = _REPEATED[text] = _repeats(text)
+    return found
+
+
+_REPEATED: dict[str, bool] = {}
+
+
+def _repeats(text: str) -> bool:
+    lines = [s for s in (line.strip() for line in text.split("\n", 400)) if s]
     if len(lines) < 6:
         return False
     counts: dict[str, int] = {}
@@ -306,7 +334,8 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     control is named: these reach the human (false suppression is the costliest error).
     """
     low = f.msg.low_text
-    if outcome.type == "error" or ERROR_WORDS.search(low[:400]) or _repetitive(f.msg.text):
+    opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
+    if outcome.type == "error" or opening or _repetitive(f.msg.text):
         return "error"
     tail = " ".join(f.msg.sentences[-3:]).lower()
     if ASK_SURE.search(tail):

@@ -6,7 +6,7 @@ says otherwise. To extend a language, add to its list; no code changes are neede
 """
 
 from coachloop.judge.rules.lexicon import claims, cues, flow, world
-from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon
+from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
 from coachloop.judge.rules.lexicon.claims import ASSERTED
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import (
@@ -38,4 +38,5 @@ __all__ = [
     "Lexicon",
     "compile_lexicon",
     "cues",
+    "lexicon_regex",
 ]

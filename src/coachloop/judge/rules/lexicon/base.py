@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import re
 
+from coachloop.scan import Scanner
+from coachloop.scan.lazy import LazyPattern
+
 Lexicon = dict[str, tuple[str, ...]]
 
 
-def compile_lexicon(lexicon: Lexicon) -> re.Pattern[str]:
-    """One alternation over every language's patterns, matched against LOWERCASED text.
+def lexicon_pieces(lexicon: Lexicon) -> list[str]:
+    """The category's patterns as the alternatives of one pattern, in matching order.
 
-    Matching lowercased text without IGNORECASE, hoisting the leading word boundary
-    shared by most patterns, and guarding the patterns that open with a non-ASCII letter
-    (Chinese, Japanese, Korean...) by a one-character lookahead, makes each search
-    several times faster: most positions of most texts fail at once.
+    The pattern is matched against LOWERCASED text without IGNORECASE. Patterns that
+    open with a word boundary come first (the boundary written once per pattern),
+    then those that open with a non-ASCII letter (Chinese, Japanese, Korean...) behind
+    a one-character lookahead, then the rest: the order `re` tries them in.
     """
     bounded: list[str] = []
     foreign: list[str] = []
@@ -21,13 +24,24 @@ def compile_lexicon(lexicon: Lexicon) -> re.Pattern[str]:
     for patterns in lexicon.values():
         for p in patterns:
             if p.startswith(r"\b"):
-                bounded.append(p)
+                bounded.append(rf"\b(?:{p[2:]})")
             elif p and not p[0].isascii():
-                foreign.append(p)
+                foreign.append(rf"(?=[^\x00-\x7f])(?:{p})")
             else:
-                other.append(p)
-    parts = [rf"\b(?:{'|'.join(f'(?:{p[2:]})' for p in bounded)})"] if bounded else []
-    if foreign:
-        parts.append(rf"(?=[^\x00-\x7f])(?:{'|'.join(f'(?:{p})' for p in foreign)})")
-    parts += [f"(?:{p})" for p in other]
-    return re.compile("|".join(parts), re.M)
+                other.append(f"(?:{p})")
+    return bounded + foreign + other
+
+
+def compile_lexicon(lexicon: Lexicon) -> Scanner:
+    """One scanner over every language's patterns, matched against LOWERCASED text.
+
+    It finds what `re.compile("|".join(lexicon_pieces(lexicon)), re.M)` finds; nothing
+    is compiled until a text can match (see `coachloop.scan`).
+    """
+    return Scanner("", re.M, pieces=lexicon_pieces(lexicon), name="lexicon", indexed=True)
+
+
+def lexicon_regex(lexicon: Lexicon) -> LazyPattern:
+    """The same pattern as one plain regular expression, compiled on first use: faster
+    than a scanner for categories read on a hundred characters or so."""
+    return LazyPattern("|".join(lexicon_pieces(lexicon)), re.M)

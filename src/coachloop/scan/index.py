@@ -1,0 +1,135 @@
+"""The words of a text, computed once per text and shared by every scanner.
+
+A scanner asks which of its anchor words occur in a text; the answer comes from two
+sets (`Words`): the text's words (maximal runs of `\\w`, exactly as `re` defines a word
+character), and those words together with their heads (first `HEAD` and `LONG_HEAD`
+characters). The last few texts are cached, so the many scanners that read one
+message pay for its words once. A part of a text (a slice, or sentences joined by
+spaces) can borrow the words of the whole (`words_of_part`): more words than the part
+has only make a scanner look at more places, never miss one.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "HEAD",
+    "Words",
+    "line_starts",
+    "needs",
+    "non_ascii",
+    "occurrences",
+    "words",
+    "words_of_part",
+]
+
+HEAD, LONG_HEAD = 3, 6
+_WORD = re.compile(r"\w+")
+Words = tuple[frozenset[str], frozenset[str]]  # (words, words and their heads)
+_CACHE: dict[str, Words] = {}
+_LINES: dict[str, list[int]] = {}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_CHARS: dict[str, frozenset[str]] = {}
+_CACHE_SIZE = 64
+
+
+def _words(found: list[str]) -> Words:
+    tokens = frozenset(found)
+    return tokens, tokens.union([t[:HEAD] for t in tokens], [t[:LONG_HEAD] for t in tokens])
+
+
+def words(text: str) -> Words:
+    """(the words of `text`, the same with their heads). A word shorter than a head
+    length stands for its own head: it begins with itself."""
+    found = _CACHE.get(text)
+    if found is None:
+        found = _words(_WORD.findall(text))
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.clear()
+        _CACHE[text] = found
+    return found
+
+
+def words_of_part(whole: str, start: int = 0, end: int | None = None) -> Words:
+    """Words covering those of `whole[start:end]`, or of any text made of its pieces
+    that were cut where no word continues (sentences split at spaces, joined by spaces).
+
+    The whole's words, plus the pieces of words a slice cuts at either end.
+    """
+    base = words(whole)
+    end = len(whole) if end is None else end
+    cut: list[str] = []
+    if 0 < start < len(whole) and _is_word(whole[start - 1]) and _is_word(whole[start]):
+        m = _WORD.match(whole, start)
+        if m:
+            cut.append(m.group())
+    if 0 < end < len(whole) and _is_word(whole[end - 1]) and _is_word(whole[end]):
+        i = end
+        while i > start and _is_word(whole[i - 1]):
+            i -= 1
+        cut.append(whole[i:end])
+    if not cut:
+        return base
+    extra = _words(cut)
+    return base[0] | extra[0], base[1] | extra[1]
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"
+
+
+def needs(literal: str, word_start: bool) -> tuple[frozenset[str], frozenset[str]]:
+    """What a text's words must include for `literal` to occur in it: (whole words, heads).
+
+    A run of word characters inside the literal is a whole word of the text when
+    non-word characters (or, for the first run, a word start) bound it on both sides;
+    a run that reaches the literal's end only begins a word, so only its heads count.
+    """
+    whole: set[str] = set()
+    heads: set[str] = set()
+    for m in _WORD.finditer(literal):
+        start, end = m.span()
+        if start == 0 and not word_start:
+            continue  # may begin inside a longer word of the text
+        if end < len(literal):
+            whole.add(m.group())
+        elif end - start >= HEAD:
+            heads.add(literal[start : start + HEAD])
+            if end - start >= LONG_HEAD:
+                heads.add(literal[start : start + LONG_HEAD])
+    return frozenset(whole), frozenset(heads)
+
+
+def line_starts(text: str) -> list[int]:
+    """The positions where a line of `text` starts (0, and after each newline)."""
+    found = _LINES.get(text)
+    if found is None:
+        found = [0, *(i + 1 for i in occurrences(text, "\n"))]
+        if len(_LINES) >= _CACHE_SIZE:
+            _LINES.clear()
+        _LINES[text] = found
+    return found
+
+
+def occurrences(text: str, literal: str) -> list[int]:
+    """Every position where `literal` occurs in `text`, overlapping ones included."""
+    at = text.find(literal)
+    if at == -1:
+        return []
+    found = []
+    while at != -1:
+        found.append(at)
+        at = text.find(literal, at + 1)
+    return found
+
+
+def non_ascii(text: str) -> frozenset[str]:
+    """The characters of `text` outside ASCII."""
+    found = _CHARS.get(text)
+    if found is None:
+        found = frozenset("".join(_NON_ASCII.findall(text)))
+        if len(_CHARS) >= _CACHE_SIZE:
+            _CHARS.clear()
+        _CHARS[text] = found
+    return found

@@ -1,0 +1,47 @@
+"""The offline judge decides exactly as it did before it was made faster.
+
+`tests/data/judge_fingerprints.jsonl` holds, for every row of the project's labelled
+sets, the fingerprint of the verdict the judge of commit e986ed5 gave (type, route,
+confidence, reason, problems, evidence counts, the sure-deliver flag, and a digest over
+the full verdict and the trainer's signal names; see `coachloop.bench.fingerprint` and
+`benchmarks/judge_equivalence.py`). Changing what the judge decides means re-recording
+this file on purpose, in the same commit that explains why.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from coachloop.bench.data import load_rows
+from coachloop.bench.fingerprint import fingerprint
+
+DATA = Path(__file__).parent / "data"
+FILES = ("dev.jsonl", "holdout.jsonl", "blind.jsonl", "blind2.jsonl")
+
+
+def _recorded() -> dict[str, dict[str, object]]:
+    lines = (DATA / "judge_fingerprints.jsonl").read_text(encoding="utf-8").splitlines()
+    return {entry["id"]: entry for entry in map(json.loads, lines)}
+
+
+def test_every_row_is_judged_as_recorded() -> None:
+    want = _recorded()
+    seen, differ = 0, []
+    for name in FILES:
+        for row in load_rows(DATA / name):
+            got = fingerprint(f"{Path(name).stem}:{row.id}", row.item)
+            got.pop("signals")
+            seen += 1
+            if got != want.get(got["id"]):
+                differ.append((got["id"], want.get(got["id"]), got))
+    assert seen == len(want) == 719
+    assert differ == []
+
+
+def test_a_changed_verdict_would_show() -> None:
+    row = load_rows(DATA / "dev.jsonl")[0]
+    got = fingerprint(f"dev:{row.id}", row.item)
+    other = fingerprint(f"dev:{row.id}", row.item.__class__(text=row.item.text + " Done."))
+    assert got["digest"] == _recorded()[f"dev:{row.id}"]["digest"]
+    assert other["digest"] != got["digest"]

@@ -1,0 +1,142 @@
+"""Code that was rewritten for speed gives what the plain form gave, on many texts.
+
+Each rewrite is compared with the form it replaced (kept here as the reference) on the
+project's labelled messages, their prose, slices and texts built to hit the edge cases.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+from coachloop.evidence import text as evidence
+from coachloop.judge.rules import features
+from coachloop.judge.rules import text as views
+from coachloop.judge.rules.text import Message
+from coachloop.scan import index
+
+DATA = Path(__file__).parent / "data"
+EDGES = [
+    "",
+    "x",
+    "Done.",
+    "a. b\n\nc!  d?\u2026 e\n\n\nf",
+    "ends with space \n",
+    "path src/a.py:12 and ./b/c.ts, http://x.y/z.py end.",
+    'Ran it: `pytest`\n```\n3 passed in 0.1s\n```\n> quoted\n"say" «this» <b>bold</b> x`y`z',
+    "İstanbul ſtill ıi ΑΣ. ΣΑΣ\nok 1 test 2 fail",
+    "tests 3/4 passed\nTEST 5 OK\n\n1 error\nlast the",
+]
+
+
+def _texts() -> list[str]:
+    found = list(EDGES)
+    for name in ("dev.jsonl", "holdout.jsonl", "blind.jsonl", "blind2.jsonl"):
+        for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+            found.append(json.loads(line)["text"])
+    rng = random.Random(5)
+    found += [t[rng.randint(0, len(t)) :][: rng.randint(0, 300)] for t in found[:300]]
+    return found
+
+
+TEXTS = _texts()
+
+
+def test_sentence_split_matches_the_plain_pattern() -> None:
+    plain = re.compile(r"(?<=[.!?…])\s+|\n+")
+    for text in TEXTS:
+        prose = Message(text).prose
+        assert views._SENTENCE_END.split(prose) == plain.split(prose)
+
+
+def test_prose_matches_every_removal_applied() -> None:
+    for text in TEXTS:
+        m = Message(text)
+        out = views._FENCE.sub("\n", m.text)
+        out = views._TAGS.sub(" ", out)
+        out = views._BLOCKQUOTE.sub("", out)
+        out = views._INLINE_CODE.sub("CODE", out)
+        assert m.prose == views._QUOTED.sub("QUOTE", out)
+        assert m.code_blocks == [x.group(0) for x in views._FENCE.finditer(m.text)]
+
+
+def test_last_word_matches_splitting_at_non_words() -> None:
+    for text in TEXTS:
+        low = text.lower().strip()
+        assert features._last_word(low) == re.split(r"\W+", low)[-1]
+
+
+def test_paths_read_word_by_word_match_the_whole_text() -> None:
+    for text in TEXTS:
+        assert evidence._paths(text) == evidence._PATH.findall(text)
+
+
+def test_test_lines_match_the_line_by_line_reading() -> None:
+    def plain(text: str) -> str:
+        lines = text.split("\n")
+        keep: set[int] = set()
+        for i, line in enumerate(lines):
+            low = line.lower()
+            if any(w in low for w in evidence._TEST_WORDS) and re.search(r"\d", line):
+                keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
+        return "\n".join(lines[i] for i in sorted(keep))
+
+    for text in TEXTS:
+        assert evidence._test_lines(text) == plain(text)
+
+
+def test_words_of_a_part_cover_the_part() -> None:
+    rng = random.Random(3)
+    for text in TEXTS:
+        low = Message(text).low_prose
+        whole, both = index.words_of_part(low)
+        sentences = Message(text).sentences
+        for k in (1, 2, 3):
+            tail = " ".join(sentences[-k:]).lower()
+            assert index.words(tail)[0] <= whole
+            assert index.words(tail)[1] <= both
+        start = rng.randint(0, len(low))
+        end = rng.randint(start, len(low))
+        part_whole, part_both = index.words_of_part(low, start, end)
+        assert index.words(low[start:end])[0] <= part_whole
+        assert index.words(low[start:end])[1] <= part_both
+
+
+def test_skill_triggers_match_the_plain_search() -> None:
+    from coachloop.coach import skills
+
+    for text in [*TEXTS, "/do-build //x a/b /x-y /do-plan", "x/do-test /Do-Docs"]:
+        found = [m.group(1) for m in skills._TRIGGER.finditer(text[:4000])]
+        assert list(skills._triggers(text[:4000])) == found
+
+
+def test_signal_shortcuts_match_the_plain_patterns() -> None:
+    from coachloop.judge.rules import vector
+
+    checkmark = re.compile(r"✅|✔|☑")
+    for text in [*TEXTS, "```diff\n-a\n```", "<<<<<<< SEARCH\nx", "✅ ✔️ ☑ ✅✅"]:
+        marks = text.count("✅") + text.count("✔") + text.count("☑")
+        assert marks == len(checkmark.findall(text))
+        assert vector._has_diff(text) == bool(vector._DIFF.search(text))
+        assert vector._fence_langs(text) == vector._FENCE_OPEN.findall(text)
+
+
+def _fuzz(alphabet: list[str], count: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    return ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 40))) for _ in range(count)]
+
+
+def test_gerund_opening_matches_the_plain_pattern() -> None:
+    plain = re.compile(
+        r"(?:^|(?<=[.!;]\s))(?!(?:Nothing|Everything|Something|Anything|During|Using|Following|"
+        r"Including|Bring|Thing|Spring|String|Ring|King)\b)[A-Z][a-z]+ing\b",
+        re.M,
+    )
+    pieces = ["Running", "Nothing", "Kinging", "King", "String", "Strings", "ing", "R", "x"]
+    pieces += [" ", "\n", ". ", "! ", "; ", ".\n", "\t", "Thing", "Doing", "Bring"]
+    texts = [*TEXTS, *(Message(t).prose for t in TEXTS), *_fuzz(pieces, 3000, 11)]
+    for text in texts:
+        want = [m.span() for m in plain.finditer(text)]
+        assert [m.span() for m in features._GERUND_OPENING.finditer(text)] == want
