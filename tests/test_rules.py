@@ -156,3 +156,18 @@ def test_a_hedge_after_now_is_not_taken_for_ongoing_work() -> None:
     assert v.rejected_completion
     assert [p.kind for p in v.problems] == ["hedge"]  # one problem, quoted once
     assert "“It should work now, I think the bug is gone”" in (v.coaching_message or "")
+
+
+def test_cargo_doc_tests_zero_summary_beside_a_passing_suite_is_not_a_failure() -> None:
+    # cargo prints "0 passed" for the doc-tests after every passing unit-test run.
+    text = (
+        "Fixed the overflow in `parse_len`. cargo test:\n\nrunning 24 tests\n"
+        "test result: ok. 24 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.02s\n\n   Doc-tests mycrate\n\nrunning 0 tests\n\n"
+        "test result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; "
+        "finished in 0.00s\n"
+    )
+    verdict = make_judge().judge(JudgeInput(text=text))
+    assert verdict.route == "deliver" and verdict.evidence.tests_ok
+    alone = "Done. cargo test:\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored\n"
+    assert make_judge().judge(JudgeInput(text=alone)).route == "continue"
