@@ -169,5 +169,7 @@ def test_cargo_doc_tests_zero_summary_beside_a_passing_suite_is_not_a_failure() 
     )
     verdict = make_judge().judge(JudgeInput(text=text))
     assert verdict.route == "deliver" and verdict.evidence.tests_ok
-    alone = "Done. cargo test:\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored\n"
+    alone = (
+        "Done. cargo test:\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored\n"
+    )
     assert make_judge().judge(JudgeInput(text=alone)).route == "continue"
