@@ -59,6 +59,31 @@ def _open(project: Path | None, target: str | None) -> list[StoreBase]:
     return found.stores
 
 
+def _open_for(project: Path | None, target: str | None, session_id: str) -> StoreBase | None:
+    """The one store to act on `session_id` in: the store that has it, else the first
+    one read (whose error then names the unknown session); None when none exists yet.
+    The other stores are closed."""
+    stores = _open(project, target)
+    chosen = _holder(stores, session_id) or (stores[0] if stores else None)
+    for store in stores:
+        if store is not chosen:
+            store.close()
+    return chosen
+
+
+def _holder(stores: list[StoreBase], session_id: str) -> StoreBase | None:
+    """The first store that has `session_id` exactly."""
+    from coachloop.store import UnknownSession
+
+    for store in stores:
+        try:
+            store.get_session(session_id)
+        except UnknownSession:
+            continue
+        return store
+    return None
+
+
 def _within(value: str, project: Path) -> bool:
     if not value:
         return False
@@ -264,24 +289,28 @@ def show(
     limit: int | None,
 ) -> None:
     """The timeline of one session: every stop with its verdict, decision and coaching."""
-    from coachloop.store import StoreError, UnknownSession
+    from coachloop.store import StoreError
 
     proj = project.expanduser().resolve() if project else None
     stores = _open(proj, target)
     if not stores:
         _fail(f"unknown session {session_id!r}: no store has been written yet")
+    from coachloop.cli.ids import AmbiguousId, UnknownId, resolve
+
     try:
-        for store in stores:
-            try:
-                state = store.get_session(session_id)
-            except UnknownSession as exc:
-                if store is stores[-1]:
-                    _fail(str(exc) if len(stores) == 1 else f"unknown session {session_id!r}")
-                continue
-            events = store.timeline(session_id, limit)
-            jobs = store.jobs(session_id) if as_json else []
-            break
-    except StoreError as exc:
+        store = _holder(stores, session_id)
+        if store is None:  # a short id (as tables print them), or a typo
+            owner: dict[str, StoreBase] = {}
+            for each in stores:
+                for known in each.list_sessions():
+                    owner.setdefault(known.session_id, each)
+            where = stores[0].location if len(stores) == 1 else ""
+            session_id = resolve(session_id, owner, where=where)
+            store = owner[session_id]
+        state = store.get_session(session_id)
+        events = store.timeline(session_id, limit)
+        jobs = store.jobs(session_id) if as_json else []
+    except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:
         for store in stores:
