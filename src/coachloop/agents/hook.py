@@ -81,6 +81,10 @@ def _handle(agent: str, raw: bytes) -> HookReply:
     coaching = run(hook)
     if not coaching or not hook.can_block:
         return HookReply()
+    if hook.action in ("tool", "pretool"):
+        name = "context_reply" if hook.action == "tool" else "halt_reply"
+        answer: Callable[[str], bytes] | None = getattr(module, name, None)
+        return HookReply(answer(coaching)) if answer is not None else HookReply()
     reply: Callable[[str], bytes] = module.reply
     return HookReply(reply(coaching))
 

@@ -256,11 +256,19 @@ def show(
     store = _open(proj, target)
     if store is None:
         _fail(f"unknown session {session_id!r}: no store has been written yet")
+    from coachloop.cli.ids import AmbiguousId, UnknownId, resolve
+    from coachloop.store import UnknownSession
+
     try:
-        state = store.get_session(session_id)
+        try:
+            state = store.get_session(session_id)
+        except UnknownSession:  # a short id (as tables print them), or a typo
+            known = (s.session_id for s in store.list_sessions())
+            session_id = resolve(session_id, known, where=store.location)
+            state = store.get_session(session_id)
         events = store.timeline(session_id, limit)
         jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
-    except StoreError as exc:  # UnknownSession included
+    except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:
         store.close()
