@@ -74,11 +74,11 @@ def test_a_project_with_a_store_of_its_own_is_found_from_anywhere(tmp_path: Path
 
     sources = open_sources(BridgeConfig())  # the bridge sees both outboxes, no chat mapped
     try:
-        pending = {e.session_id for s in sources for e in s.supervisor.store.outbox_pending()}
+        pending = {e.session_id for s in sources for e in s.supervisor.reads.outbox_pending()}
         assert pending == {"s-shared", "s-private", "s-private-2"}
     finally:
         for source in sources:
-            source.supervisor.store.close()
+            source.supervisor.close()
 
 
 def test_a_broken_registered_store_is_reported_and_the_others_still_read(tmp_path: Path) -> None:

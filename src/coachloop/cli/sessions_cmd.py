@@ -25,7 +25,7 @@ import click
 
 if TYPE_CHECKING:
     from coachloop.core.session import SessionState
-    from coachloop.store import EventRecord, StoreBase
+    from coachloop.store import EventRecord, Store
 
 __all__ = ["sessions", "show"]
 
@@ -45,7 +45,7 @@ def _age(seconds: float) -> str:
     return f"{int(seconds)}s"
 
 
-def _open(project: Path | None, target: str | None) -> list[StoreBase]:
+def _open(project: Path | None, target: str | None) -> list[Store]:
     """The stores to read (none when no store exists yet: nothing is created)."""
     from coachloop.store import StoreError
     from coachloop.store.registry import open_stores
@@ -59,7 +59,7 @@ def _open(project: Path | None, target: str | None) -> list[StoreBase]:
     return found.stores
 
 
-def _open_for(project: Path | None, target: str | None, session_id: str) -> StoreBase | None:
+def _open_for(project: Path | None, target: str | None, session_id: str) -> Store | None:
     """The one store to act on `session_id` in: the store that has it, else the first
     one read (whose error then names the unknown session); None when none exists yet.
     The other stores are closed."""
@@ -71,7 +71,7 @@ def _open_for(project: Path | None, target: str | None, session_id: str) -> Stor
     return chosen
 
 
-def _holder(stores: list[StoreBase], session_id: str) -> StoreBase | None:
+def _holder(stores: list[Store], session_id: str) -> Store | None:
     """The first store that has `session_id` exactly."""
     from coachloop.store import UnknownSession
 
@@ -201,16 +201,18 @@ def _add(total: dict[str, Any], part: dict[str, Any]) -> None:
 
 
 def _maintain(
-    store: StoreBase, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
+    store: Store, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
 ) -> dict[str, Any]:
     from coachloop import snapshots
-    from coachloop import watchdog as wd
     from coachloop.config import ConfigError
+    from coachloop.supervisor import Supervisor
+    from coachloop.supervisor import watchdog as wd
     from coachloop.supervisor.service import retention_days
 
+    sup = Supervisor(store)  # the one door: alerts and status changes get their snapshots
     out: dict[str, Any] = {"messages": []}
     if watchdog:
-        alerts = wd.check(store, now)
+        alerts = wd.check(sup, now)
         out["alerts"] = [
             {"session": a.session_id, "conditions": list(a.conditions)} for a in alerts
         ]
@@ -221,7 +223,7 @@ def _maintain(
         except ConfigError as exc:
             _fail(f"bad configuration: {exc}")
         snap = snapshots.cleanup(days, now=now)
-        stale = wd.cleanup_stale(store, now)
+        stale = wd.cleanup_stale(sup, now)
         out["cleanup"] = {
             "snapshots_removed": snap.removed,
             "snapshot_errors": snap.errors,
@@ -290,6 +292,7 @@ def show(
 ) -> None:
     """The timeline of one session: every stop with its verdict, decision and coaching."""
     from coachloop.store import StoreError
+    from coachloop.store.records import job_summaries
 
     proj = project.expanduser().resolve() if project else None
     stores = _open(proj, target)
@@ -300,7 +303,7 @@ def show(
     try:
         store = _holder(stores, session_id)
         if store is None:  # a short id (as tables print them), or a typo
-            owner: dict[str, StoreBase] = {}
+            owner: dict[str, Store] = {}
             for each in stores:
                 for known in each.list_sessions():
                     owner.setdefault(known.session_id, each)
@@ -309,7 +312,7 @@ def show(
             store = owner[session_id]
         state = store.get_session(session_id)
         events = store.timeline(session_id, limit)
-        jobs = store.jobs(session_id) if as_json else []
+        jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
     except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.config import config_documents, home
-from coachloop.store.base import StopResult, Store, StoreBase, StoreError, UnknownSession
+from coachloop.store.base import Store, StoreError, StoreReader, UnknownSession
 from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
 __all__ = [
@@ -28,10 +28,9 @@ __all__ = [
     "EventRecord",
     "JobSummary",
     "OutboxEntry",
-    "StopResult",
     "Store",
-    "StoreBase",
     "StoreError",
+    "StoreReader",
     "Target",
     "UnknownSession",
     "Write",
@@ -150,7 +149,7 @@ def open_store(
     *,
     project: Path | str | None = None,
     prefix: str | None = None,
-) -> StoreBase:
+) -> Store:
     """Open the store `resolve` names. `target` is a SQLite file path, `sqlite:///path`,
     or a Redis URL. With `project` (and no `target`), the project's store from a previous
     version is merged in first (`coachloop.store.upgrade`), and a store of the project's
@@ -168,7 +167,7 @@ def open_store(
     return store
 
 
-def _open(where: Target) -> StoreBase:
+def _open(where: Target) -> Store:
     if where.is_redis:
         from coachloop.store.redis_store import RedisStore
 
@@ -178,7 +177,7 @@ def _open(where: Target) -> StoreBase:
     return SQLiteStore(Path(where.text))
 
 
-def _adopt(project: Path, where: Target, store: StoreBase) -> None:
+def _adopt(project: Path, where: Target, store: Store) -> None:
     """The project's old store merged in, its own store registered (both idempotent)."""
     old = legacy_path(project)
     if where.path is not None and os.path.exists(old) and where.path != old:

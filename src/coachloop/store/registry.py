@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from coachloop.config import home
-from coachloop.store.base import StoreBase, StoreError
+from coachloop.store.base import Store, StoreError
 
 __all__ = ["Opened", "open_stores", "register", "registered", "registry_dir"]
 
@@ -83,7 +83,7 @@ def registered() -> list[Path]:
 class Opened:
     """A reader's view: the stores opened, and the problems met (one line each)."""
 
-    stores: list[StoreBase]
+    stores: list[Store]
     problems: list[str]
 
     def close(self) -> None:
@@ -111,7 +111,7 @@ def open_stores(target: str | None = None, project: Path | None = None) -> Opene
         return Opened([open_store(where.text, prefix=where.prefix)], [])
     projects: list[Path | None] = [None, *([project] if project else registered())]
     seen: set[str] = set()
-    stores: list[StoreBase] = []
+    stores: list[Store] = []
     problems: list[str] = []
     for proj in projects:
         where = resolve(project=proj)

@@ -32,7 +32,7 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from coachloop.store.base import StoreBase, StoreError
+from coachloop.store.base import Store, StoreError
 
 __all__ = ["MERGED_SUFFIX", "STEP", "Merged", "merge_project"]
 
@@ -55,7 +55,7 @@ class Merged:
     set_aside: Path | None = None
 
 
-def merge_project(project: Path, store: StoreBase) -> Merged | None:
+def merge_project(project: Path, store: Store) -> Merged | None:
     """Merge `project`'s old store into `store` (see the module docstring); None when
     there is nothing to merge. Raises `StoreError` when the old file cannot be read or
     `store` is not SQLite; the old file is then left untouched."""
