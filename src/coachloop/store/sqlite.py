@@ -13,13 +13,13 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from coachloop.core.session import SessionState
-from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
 
@@ -75,7 +75,7 @@ def _ignore_in_git(folder: Path) -> None:
         pass  # a read-only folder still works as a store
 
 
-class SQLiteStore(StoreBase):
+class SQLiteStore(Store):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
     many processes (SQLite's file locks). Use as a context manager or call `close()`."""
 
@@ -301,6 +301,15 @@ class SQLiteStore(StoreBase):
                     (name, ts),
                 )
                 return True
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def write(self, fn: Callable[[sqlite3.Connection], R]) -> R:
+        """`fn(connection)` inside one write transaction (`BEGIN IMMEDIATE`): committed
+        when it returns, rolled back when it raises. For whole-store steps (upgrades)."""
+        try:
+            with self._tx() as db:
+                return fn(db)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
 
