@@ -14,7 +14,9 @@ once, not at every run) and delivered together as ONE outbox alert. Conditions:
 Flags clear themselves: "silent" at the next stop, "repeat" at a different tool call, all
 of them at the next human message. `cleanup_stale` marks running sessions silent for
 `abandon_after` as "abandoned" (so nothing keeps waking them) and forgets sessions idle
-for `forget_after`. `run` does both. Standard library only.
+for `forget_after`. `run` does both over every session; `sweep` does both over one page
+of sessions (`Store.session_page`), so that a background job walks a large store in
+steps of bounded work. Standard library only.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -131,6 +133,30 @@ def cleanup_stale(store: Store, now: float | None = None, limits: Limits | None 
         elif state.status == "running" and idle >= lim.abandon_after:
             why = f"silent for {_span(idle)}: marked abandoned"
             store.set_status(state.session_id, "abandoned", why, ts)
+            report.abandoned.append(state.session_id)
+    return report
+
+
+def sweep(
+    store: Store, states: Iterable[SessionState], now: float, limits: Limits | None = None
+) -> Report:
+    """`check` and `cleanup_stale` on these sessions only (one page of a walk)."""
+    lim = limits or Limits()
+    report = Report()
+    for state in states:
+        idle = now - state.updated_at
+        if idle >= lim.forget_after:
+            store.delete_session(state.session_id)
+            report.forgotten.append(state.session_id)
+            continue
+        found = conditions(state, now, lim)
+        if found and not all(c in state.flags for c in found):
+            raised = store.flag(state.session_id, found, now)
+            if raised:
+                report.alerts.append(Alert(state.session_id, raised))
+        if state.status == "running" and idle >= lim.abandon_after:
+            why = f"silent for {_span(idle)}: marked abandoned"
+            store.set_status(state.session_id, "abandoned", why, now)
             report.abandoned.append(state.session_id)
     return report
 

@@ -119,10 +119,8 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
     verdict = ctx.judge.judge(for_stop(context_for(state, event), event))
     if hook.kind == "SubagentStop":
         result = sup.store.record_stop(event, verdict, sup.policy, _subagent_step)
-        sup.maintain()
     elif not hook.can_block:
         result = sup.store.record_stop(event, verdict, sup.policy, _no_continue_step)
-        sup.maintain()
     else:
         result = sup.on_stop(event, verdict)
     decision = result.decision

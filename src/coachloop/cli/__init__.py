@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "demo": "coachloop.cli.demo_cmd:demo",
     "sessions": "coachloop.cli.sessions_cmd:sessions",
     "show": "coachloop.cli.sessions_cmd:show",
+    "maintain": "coachloop.cli.maintain_cmd:maintain",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
     "dashboard": "coachloop.cli.dashboard_cmd:dashboard",

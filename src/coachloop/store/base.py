@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 R = TypeVar("R")
 TxnFn = Callable[[SessionState | None], tuple[Write | None, R]]
+Cursor = tuple[float, str]  # (updated_at, session_id) of the last session of a page
 StepFn = Callable[[SessionState, StopEvent, "Verdict", Policy], tuple[Decision, SessionState]]
 
 
@@ -76,6 +77,10 @@ class Store(Protocol):
     ) -> tuple[R, tuple[int, ...]]: ...
     def get_session(self, session_id: str) -> SessionState: ...
     def list_sessions(self, project: str | None = None) -> list[SessionState]: ...
+    def session_page(
+        self, limit: int, before: Cursor | None = None, project: str | None = None
+    ) -> list[SessionState]: ...
+    def trim_outbox(self, sent_before: float, limit: int = 1000) -> int: ...
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]: ...
     def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]: ...
     def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None: ...
@@ -131,6 +136,20 @@ class StoreBase(ABC):
     @abstractmethod
     def list_sessions(self, project: str | None = None) -> list[SessionState]:
         """Every session (of `project` when given), most recently active first."""
+
+    @abstractmethod
+    def session_page(
+        self, limit: int, before: Cursor | None = None, project: str | None = None
+    ) -> list[SessionState]:
+        """At most `limit` sessions (of `project` when given), most recently active first
+        (ties by session id, descending), strictly after the cursor `before`: the
+        (updated_at, session_id) of the last session of the previous page. Reads only the
+        page (an index), so paging a million sessions costs the same per page."""
+
+    @abstractmethod
+    def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
+        """Delete at most `limit` outbox entries delivered before `sent_before` (unsent
+        ones are never touched); returns how many went."""
 
     @abstractmethod
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
