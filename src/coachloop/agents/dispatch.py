@@ -15,7 +15,12 @@ back with (None: let it stop). Per action:
 - "prompt": a human message (resets the cap, records prompt and skill), unless it is our
   own continuation echoed back (the session was just continued and the "prompt" is the
   coaching).
+- "tool": a tool call ended in a running turn; returns the human's queued messages
+  (`coachloop.supervisor.steering`) to add to the turn, or None.
 - "notice", "start", "end": see `coachloop.agents.lifecycle`.
+
+At a stop of the main agent, messages the human queued during the turn come first: the
+agent is sent back with them (`[Human] …`) and the stop is not judged.
 
 The project is the nearest enclosing git work tree of `cwd`, else the nearest directory
 with a `.coachloop/` folder (other than the data directory), else `cwd` itself, unless
@@ -80,6 +85,8 @@ def run(hook: Hook) -> str | None:
     ctx = opened(root)
     if hook.action == "stop":
         return _stop(ctx, hook, project)
+    if hook.action == "tool":
+        return _tool(ctx, hook)
     if hook.action == "prompt":
         _prompt(ctx, hook, project)
     elif hook.action == "notice":
@@ -114,6 +121,10 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
         transcript_path=hook.transcript_path,
         stop_hook_active=hook.stop_hook_active,
     )
+    if hook.kind == "Stop" and hook.can_block and state is not None and state.steering:
+        steered = sup.steer_at_stop(event)  # the human spoke during the turn: no judging
+        if steered is not None:
+            return steered.decision.text
     from coachloop.record import for_stop
 
     verdict = ctx.judge.judge(for_stop(context_for(state, event), event))
@@ -193,6 +204,14 @@ def _no_continue_step(
     text = f"{event.text.rstrip()}\n\n{note}"
     why = f"{decision.why}; delivered instead (the agent cannot be continued)"
     return deliver(text, why, held.notices), held_state
+
+
+def _tool(ctx: Opened, hook: Hook) -> str | None:
+    state = state_of(ctx.supervisor.store, hook.session_id)
+    if state is None or not state.steering:
+        return None  # the common case: one read, nothing written
+    where = f"after a tool call ({hook.detail})" if hook.detail else "after a tool call"
+    return ctx.supervisor.steer_mid_turn(hook.session_id, where).text or None
 
 
 # --- human prompts, notices, session start and end -----------------------------------

@@ -24,6 +24,7 @@ from coachloop import snapshots, watchdog
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState
+from coachloop.supervisor import steering
 from coachloop.supervisor.policy import Policy, context_for
 
 if TYPE_CHECKING:
@@ -171,6 +172,40 @@ class Supervisor:
             },
         )
         return state
+
+    def steer(
+        self,
+        session_id: str,
+        text: str,
+        *,
+        key: str,
+        source: str = "chat",
+        running: bool | None = None,
+    ) -> steering.Queued:
+        """Queue a human message for a session whose turn runs ("queued"; also
+        "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
+        See `coachloop.supervisor.steering`."""
+        return steering.queue(self.store, session_id, text, key=key, source=source, running=running)
+
+    def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
+        """Take the queued messages for the running turn (a hook that adds context)."""
+        return steering.take_mid_turn(self.store, session_id, where, self.clock())
+
+    def steer_at_stop(self, event: StopEvent) -> StopResult | None:
+        """At a stop, before judging: the queued messages as the decision to continue
+        with, recorded (None: nothing queued; judge the stop as usual)."""
+        from coachloop.store import StopResult
+
+        taken, decision = steering.take_at_stop(self.store, event)
+        if decision is None:
+            return None
+        state = self.store.get_session(event.session_id)
+        self._snapshot(
+            event.session_id,
+            "resume",
+            {"event_id": taken.event_id, "stop": event.to_dict(), "injected": taken.text},
+        )
+        return StopResult(taken.event_id, decision, state)
 
     def maintain(
         self, now: float | None = None, *, budget: int = PAGE, force: bool = False
