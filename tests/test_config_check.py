@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from coachloop.cli import cli
 from coachloop.config import ConfigError, load_settings
-from coachloop.config_check import ALLOWED
+from coachloop.config.check import ALLOWED
 from hook_support import make_project, run_hook, stop
 
 

@@ -17,6 +17,7 @@ from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Supervisor
+from coachloop.supervisor.writes import record_stop
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 DONE = Verdict("completion", 0.9, "done", "rules", route="deliver")
@@ -28,8 +29,8 @@ def _fill(store: Any, n: int, *, same_time: bool = False) -> list[str]:
     sids = [f"s{i:03d}" for i in range(n)]
     for i, sid in enumerate(sids):
         ts = T0 if same_time else T0 + i
-        store.record_stop(
-            StopEvent(sid, text="working", timestamp=ts, project=f"/p{i % 2}"), STATUS
+        record_stop(
+            store, StopEvent(sid, text="working", timestamp=ts, project=f"/p{i % 2}"), STATUS
         )
     return sids
 
@@ -68,7 +69,7 @@ def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(tmp_path: Path) 
         sup.on_stop(StopEvent(f"q{i}", text="working", timestamp=T0), STATUS)
     clock[0] += 2 * HOUR
     sup.on_stop(StopEvent("late", text="Which DB?", timestamp=clock[0]), DONE)
-    assert not [e for e in sup.store.outbox_pending() if e.kind == "alert"]
+    assert not [e for e in sup.reads.outbox_pending() if e.kind == "alert"]
     steps = []
     while True:  # a walk over 8 sessions, 3 per step
         done = sup.maintain(budget=3)
@@ -77,14 +78,14 @@ def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(tmp_path: Path) 
             break
     assert steps == [["q5", "q6"], ["q2", "q3", "q4"], ["q0", "q1"]]
     assert sup.maintain(budget=3).alerts == []  # the next walk waits for its interval
-    sup.store.close()
+    sup.close()
 
 
 def test_outbox_keeps_delivered_rows_for_a_bounded_time(store_spec: Any) -> None:
     store = store_spec.open()
     try:
         for i in range(5):
-            store.record_stop(StopEvent(f"d{i}", text="done", timestamp=T0), DONE)
+            record_stop(store, StopEvent(f"d{i}", text="done", timestamp=T0), DONE)
         entries = store.outbox_pending()
         for e in entries[:4]:
             store.mark_sent(e.id, T0 + e.id)
@@ -101,8 +102,8 @@ def test_coachloop_maintain_runs_everything_now(tmp_path: Path) -> None:
     db = tmp_path / "c.db"
     now = time.time()
     with SQLiteStore(db) as store:
-        store.record_stop(StopEvent("old", text="working", timestamp=now - 40 * 86_400), STATUS)
-        store.record_stop(StopEvent("quiet", text="working", timestamp=now - 2 * HOUR), STATUS)
+        record_stop(store, StopEvent("old", text="working", timestamp=now - 40 * 86_400), STATUS)
+        record_stop(store, StopEvent("quiet", text="working", timestamp=now - 2 * HOUR), STATUS)
     runner = CliRunner()
     out = runner.invoke(cli, ["maintain", "--store", str(db), "--json"])
     assert out.exit_code == 0, out.output
@@ -123,20 +124,18 @@ def test_the_upkeep_thread_maintains_every_open_supervisor(
     supervisors.clear()
     try:
         sup = supervisors.opened(None).supervisor
-        sup.store.record_stop(
-            StopEvent("idle", text="working", timestamp=time.time() - 2 * HOUR), STATUS
-        )
+        sup.on_stop(StopEvent("idle", text="working", timestamp=time.time() - 2 * HOUR), STATUS)
         stop = threading.Event()
         thread = upkeep.Upkeep(stop, interval=0.05)
         thread.start()
         for _ in range(100):
-            if any(e.kind == "alert" for e in sup.store.outbox_pending()):
+            if any(e.kind == "alert" for e in sup.reads.outbox_pending()):
                 break
             stop.wait(0.05)
         stop.set()
         thread.join(5)
         assert not thread.is_alive()
-        assert [e.session_id for e in sup.store.outbox_pending() if e.kind == "alert"] == ["idle"]
+        assert [e.session_id for e in sup.reads.outbox_pending() if e.kind == "alert"] == ["idle"]
     finally:
         supervisors.clear()
 

@@ -48,7 +48,7 @@ def maintain(project: Path | None, target: str | None, as_json: bool) -> None:
     try:
         done = sup.maintain_all()
     finally:
-        sup.store.close()
+        sup.close()
     stale = done.stale
     report: dict[str, Any] = {
         "alerts": [

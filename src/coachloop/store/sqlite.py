@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.core.session import SessionState
-from coachloop.store.base import Cursor, R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
 
@@ -75,7 +75,7 @@ def _ignore_in_git(folder: Path) -> None:
         pass  # a read-only folder still works as a store
 
 
-class SQLiteStore(StoreBase):
+class SQLiteStore(Store):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
     many processes (SQLite's file locks). Use as a context manager or call `close()`."""
 

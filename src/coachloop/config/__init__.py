@@ -100,9 +100,9 @@ _SCALARS = {
 
 
 def _coerce(name: str, kind: type, value: Any, source: str = "") -> Any:
-    """`value` as `kind`, checked against its allowed range (`config_check`); raises
+    """`value` as `kind`, checked against its allowed range (`config.check`); raises
     `ConfigError` naming `source`, the key, the allowed values and the fix."""
-    from coachloop.config_check import check, describe
+    from coachloop.config.check import check, describe
 
     result: Any = None
     try:
@@ -155,7 +155,7 @@ def _apply(settings: Settings, data: dict[str, Any], source: str) -> Settings:
 
 def load_settings(project: Path | None = None, env: dict[str, str] | None = None) -> Settings:
     """Read the settings for `project` (a directory). Every value is checked where it is
-    read (`coachloop.config_check`): a bad file or value raises `ConfigError` whose one
+    read (`coachloop.config.check`): a bad file or value raises `ConfigError` whose one
     line names the file or variable, the key, the allowed values and the fix."""
     env = dict(os.environ) if env is None else env
     settings = Settings()
