@@ -68,6 +68,19 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         """,
     ),
     (
+        "0004_home_merged_stores",
+        """
+        CREATE TABLE merged_stores (
+            source    TEXT PRIMARY KEY,
+            project   TEXT NOT NULL,
+            merged_at REAL NOT NULL,
+            sessions  INTEGER NOT NULL,
+            events    INTEGER NOT NULL,
+            outbox    INTEGER NOT NULL
+        );
+        """,
+    ),
+    (
         "0006_lifecycle_activity",
         """
         CREATE INDEX IF NOT EXISTS sessions_activity ON sessions (updated_at, session_id);
