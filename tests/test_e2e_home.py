@@ -118,7 +118,7 @@ def test_readme_path_a_claude_code_question_reaches_the_chat_and_the_cli(tmp_pat
     assert row["session"] == session and row["agent"] == "claude-code"
     assert row["project"] == str(project) and row["last_verdict"] == "question"
     table = coachloop(elsewhere, env, "sessions").stdout
-    assert session in table and "No sessions recorded yet." not in table
+    assert session[:8] in table and "No sessions recorded yet." not in table  # short ids
     shown = coachloop(elsewhere, env, "show", session).stdout
     assert f"Session {session} (claude-code, {project})" in shown and QUESTION in shown
     assert "-> deliver" in shown

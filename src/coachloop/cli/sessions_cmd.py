@@ -118,26 +118,11 @@ def _row(state: SessionState, cap: int, now: float) -> dict[str, Any]:
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"coachloop sessions ({len(rows)})")
-    table.add_column("session", overflow="fold", min_width=12)
-    for col in ("agent", "project", "status", "continues", "last verdict", "age", "idle"):
-        table.add_column(col, no_wrap=col != "project", overflow="fold")
-    for r in rows:
-        status = r["status"] + (f" [{','.join(r['flags'])}]" if r["flags"] else "")
-        table.add_row(
-            r["session"],
-            r["agent"],
-            r["project"] or "-",
-            status,
-            f"{r['continues']}/{r['cap']}",
-            r["last_verdict"] or "-",
-            _age(r["age_seconds"]),
-            _age(r["idle_seconds"]),
-        )
-    width = None if sys.stdout.isatty() else 160  # pipes get full rows, not 80 columns
-    Console(highlight=False, markup=False, emoji=False, width=width).print(table)
+    from coachloop.cli.render import sessions_table
+
+    # a terminal gets its width and colour; a pipe gets 80 plain columns
+    Console(highlight=False, emoji=False).print(sessions_table(rows, _age))
 
 
 @click.command("sessions")
@@ -326,17 +311,18 @@ def show(
         }
         click.echo(json.dumps(payload, indent=2))
         return
+    from coachloop.cli.render import emit
+
     ctx = state.context
-    click.echo(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
-    click.echo(
-        f"status {state.status}, auto-continues {state.continues} since the last human message, "
-        f"{state.stops} stops, last verdict {state.last_verdict or '-'}"
-    )
+    head = [
+        f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})",
+        f"status {state.status}, auto-continues {state.continues} since the last human "
+        f"message, {state.stops} stops, last verdict {state.last_verdict or '-'}",
+    ]
     if ctx.skill or ctx.plan_file:
-        click.echo(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
+        head.append(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
     if state.flags:
-        click.echo(f"watchdog flags: {', '.join(state.flags)}")
-    click.echo("")
+        head.append(f"watchdog flags: {', '.join(state.flags)}")
+    emit([*head, ""])
     for e in events:
-        for line in _event_lines(e, full):
-            click.echo(line)
+        emit(_event_lines(e, full))
