@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.core.session import SessionState
+from coachloop.private import in_private, private_file
 from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
@@ -84,7 +85,10 @@ class SQLiteStore(StoreBase):
         self.location = str(self.path)
         _check_file(self.path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(in_private(self.path))  # SQLite's -wal/-shm files take its mode
+            for extra in ("-wal", "-shm"):
+                if (side := Path(f"{self.path}{extra}")).exists():
+                    private_file(side)
         except OSError as exc:
             raise StoreError(f"cannot create the store directory for {self.path}: {exc}") from exc
         _ignore_in_git(self.path.parent)

@@ -15,7 +15,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,6 +23,7 @@ from coachloop import snapshots, watchdog
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState
+from coachloop.redaction import redact
 from coachloop.supervisor.policy import Policy, context_for
 
 if TYPE_CHECKING:
@@ -44,6 +45,16 @@ def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | N
     if verdict.type == "error" or event.failed:
         return "error"
     return "complete" if verdict.type == "completion" else "deliver"
+
+
+def redacted_stop(event: StopEvent) -> StopEvent:
+    """`event` with its agent text and error redacted (`coachloop.redaction`): the door
+    every stop passes before it is stored, snapshotted or delivered."""
+    text = redact(event.text)
+    error = redact(event.error) if event.error else event.error
+    if text == event.text and error == event.error:
+        return event
+    return replace(event, text=text, error=error)
 
 
 def retention_days(project: Path | None = None) -> float:
@@ -128,7 +139,9 @@ class Supervisor:
         return context_for(state, event)
 
     def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
-        """Decide and record one judged stop; returns the committed result."""
+        """Decide and record one judged stop (its texts redacted first); returns the
+        committed result."""
+        event = redacted_stop(event)
         result = self.store.record_stop(event, verdict, self.policy)
         label = lifecycle(event, verdict, result.decision)
         if label is not None:
@@ -151,7 +164,10 @@ class Supervisor:
         return self.on_stop(event, judge(self.context(event)))
 
     def on_human(self, msg: HumanMessage) -> SessionState:
-        """Record a human message: resets the auto-continue count, replaces the prompt."""
+        """Record a human message (redacted first): resets the auto-continue count,
+        replaces the prompt."""
+        if msg.text != (text := redact(msg.text)):
+            msg = replace(msg, text=text)
         state, event_id = self.store.record_human(msg)
         self._snapshot(
             msg.session_id,
