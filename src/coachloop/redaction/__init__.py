@@ -106,7 +106,6 @@ def _active(text: str) -> tuple[int, ...]:
 def _replacer(
     text: str, alternatives: tuple[tuple[Format, re.Pattern[str]], ...]
 ) -> Callable[[re.Match[str]], str]:
-
     def replace(match: re.Match[str]) -> str:
         start, end = match.span()
         for fmt, pattern in alternatives:
@@ -116,9 +115,13 @@ def _replacer(
             if "val" not in pattern.groupindex:
                 return REDACTED
             value = found.group("val") or ""
-            if fmt.check and not looks_secret(value, password=fmt.check == "password"):
-                return match.group(0)
             a, b = found.span("val")
+            # An upper-case name (`DEPLOY_TOKEN=`) is an environment variable: its value is
+            # a credential whatever it looks like, as a password is.
+            strict = fmt.check == "password" or text[start:a].strip("\"' \t:=>").isupper()
+            if fmt.check and not looks_secret(value, password=strict):
+                # not a secret itself, but it may hold one of a vendor's format
+                return text[start:a] + redact(value) + text[b:end]
             return text[start:a] + REDACTED + text[b:end]
         return REDACTED  # unreachable: the union matched one of its alternatives
 
