@@ -26,6 +26,7 @@ CLAUDE_EVENTS = [
     "Notification",
     "SessionStart",
     "SessionEnd",
+    "PostToolUse",
 ]
 
 

@@ -116,7 +116,9 @@ def test_a_fifo_at_the_delivery_log_does_not_block_the_hook(tmp_path: Path) -> N
     os.mkfifo(home / "deliveries.log")
     started = time.monotonic()
     done = run_hook(
-        "claude-code", json.dumps(stop("s1", project, "Which DB should I use?")).encode(), timeout=30
+        "claude-code",
+        json.dumps(stop("s1", project, "Which DB should I use?")).encode(),
+        timeout=30,
     )
     assert done.returncode == 0 and time.monotonic() - started < 20
     with store_of(project) as store:

@@ -265,7 +265,8 @@ def test_batch_from_stdin_keeps_order_and_reports_bad_lines(fake: FakeJudge) -> 
     assert "event" in errors[8]
     assert out[0]["type"] == "question" and out[0]["coaching_message"] is None
     assert out[3]["type"] == "completion" and out[3]["route"] == "deliver"
-    assert set(out[0]) == VERDICT_KEYS | {"line"}
+    assert set(out[0]) == VERDICT_KEYS | {"line", "id"}  # the input's id is echoed
+    assert out[0]["id"] == "x1" and "id" not in out[1]
     texts = [item.text for item in fake.seen]
     assert texts[1] == "completion: caf\ufffd \ufffd done"
     assert fake.seen[2] == JudgeInput(

@@ -28,7 +28,10 @@ from coachloop.config import home
 from coachloop.private import in_private
 from coachloop.redaction import redact_value
 
-LIFECYCLE = ("resume", "auto_continue", "deliver", "error", "complete")
+LIFECYCLE = (
+    *("resume", "auto_continue", "deliver", "error", "complete", "drop"),
+    *("notice", "start", "end", "alert", "status"),
+)
 DEFAULT_RETENTION_DAYS = 7.0
 
 

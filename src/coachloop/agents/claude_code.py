@@ -18,6 +18,10 @@ Events (field `hook_event_name`; every payload has `session_id`, `cwd`,
   `idle_prompt`, `elicitation_dialog`, `elicitation_url_dialog`): a notice for the human.
   Other types are ignored.
 - SessionStart / SessionEnd: the session opens / closes.
+- PostToolUse: a tool call ended inside a running turn: the human's queued messages, if
+  any, are added to the turn (`context_reply`: `hookSpecificOutput.additionalContext`).
+- PreToolUse: a tool call is about to run: a pending `/stop` ends the turn there
+  (`halt_reply`: `{"continue": false, "stopReason": …}`).
 
 Any other event is ignored (None). A payload without a usable session id or event name
 raises `PayloadError`. Reply: `{"decision": "block", "reason": …}` within 10,000 chars.
@@ -106,6 +110,13 @@ def normalise(
             return None
         message = p.string(data, "message", limit=p.MAX_FIELD) or ""
         return Hook("notice", agent, sid, cwd, text=message, detail=kind)
+    if event in ("PostToolUse", "PreToolUse"):
+        if p.identifier(data, "agent_id") is not None:
+            return None  # a subagent's tool call: its context is not the human's turn
+        action: p.Action = "tool" if event == "PostToolUse" else "pretool"
+        return Hook(
+            action, agent, sid, cwd, detail=p.string(data, "tool_name", limit=p.MAX_ID) or ""
+        )
     if event == "SessionStart":
         detail = p.string(data, "source", limit=p.MAX_ID) or ""
         return Hook("start", agent, sid, cwd, detail=detail)
@@ -118,3 +129,16 @@ def normalise(
 def reply(reason: str) -> bytes:
     """The reply that sends the agent back to work with `reason`."""
     return p.block_reply(reason, "block")
+
+
+def context_reply(text: str) -> bytes:
+    """The PostToolUse reply that adds `text` to the running turn's context."""
+    return p.fit_reply(
+        text,
+        lambda t: {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": t}},
+    )
+
+
+def halt_reply(note: str) -> bytes:
+    """The PreToolUse reply that ends the turn before the tool runs, saying why."""
+    return p.fit_reply(note, lambda t: {"continue": False, "stopReason": t})

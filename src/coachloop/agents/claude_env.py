@@ -47,6 +47,7 @@ HOOK_EVENTS = (
     "Notification",
     "SessionStart",
     "SessionEnd",
+    "PostToolUse",
 )
 # Variables that could carry real credentials or redirect Claude Code elsewhere.
 _SCRUBBED = (

@@ -23,13 +23,14 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from coachloop.core.events import StopKind
 
-Action = Literal["stop", "prompt", "notice", "start", "end"]
+Action = Literal["stop", "prompt", "notice", "start", "end", "tool", "pretool"]
 TurnRule = Literal["none", "job", "prompt"]
 
 MAX_RAW = 32 * 1024 * 1024  # bytes of one payload
@@ -52,7 +53,9 @@ class Hook:
 
     `action`: "stop" (the agent stopped: judge and decide), "prompt" (a human prompt:
     reset the cap, record prompt and skill), "notice" (the agent waits for the human:
-    deliver `text`), "start" / "end" (the session opened / closed).
+    deliver `text`), "start" / "end" (the session opened / closed), "tool" (a tool call
+    ended inside a running turn: a point to hand it the human's queued messages),
+    "pretool" (a tool call is about to run: a point where a pending `/stop` ends the turn).
     For a stop: `text` is the agent's final message, `kind` the stop kind, `job_id` the
     agent's own id of the unit of work (None: derived from the session), `sub_id` a
     subagent's id (its jobs are kept apart from the main agent's), `prompt` the turn's
@@ -192,14 +195,19 @@ def transcript_text(path: str | None) -> str:
 
 
 def block_reply(reason: str, decision: str = "block") -> bytes:
-    """`{"decision": decision, "reason": reason}` as UTF-8 JSON of at most `REPLY_LIMIT`
-    characters (counted as Claude Code counts them, in UTF-16 code units); a longer
-    reason is cut with a note saying how many characters were cut. The longest prefix
-    that fits is found by bisection over at most `REPLY_LIMIT` characters (each kept
-    character costs at least one), so the cost stays bounded whatever the reason."""
+    """`{"decision": decision, "reason": reason}` within the hook output cap (`fit_reply`)."""
+    return fit_reply(reason, lambda text: {"decision": decision, "reason": text})
+
+
+def fit_reply(reason: str, wrap: Callable[[str], dict[str, Any]]) -> bytes:
+    """`wrap(reason)` as UTF-8 JSON of at most `REPLY_LIMIT` characters (counted as
+    Claude Code counts them, in UTF-16 code units); a longer reason is cut with a note
+    saying how many characters were cut. The longest prefix that fits is found by
+    bisection over at most `REPLY_LIMIT` characters (each kept character costs at least
+    one), so the cost stays bounded whatever the reason."""
 
     def dump(text: str) -> str:
-        return json.dumps({"decision": decision, "reason": text}, ensure_ascii=False)
+        return json.dumps(wrap(text), ensure_ascii=False)
 
     body = dump(reason)
     if _utf16_len(body) <= REPLY_LIMIT:

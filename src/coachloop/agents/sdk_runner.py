@@ -132,6 +132,13 @@ class ClaudeAgentSDK(ClaudeRunnerBase):
             ) from None
         except TurnError:
             raise
+        except ImportError as exc:  # the `claude` extra is not installed
+            raise TurnError(
+                "--sdk needs the Claude Agent SDK, which is not installed: "
+                "pip install 'coachloop[claude]' (or run without --sdk)",
+                session_id=None,
+                events=(),
+            ) from exc
         except Exception as exc:  # the SDK's own errors: process, JSON decode, ...
             raise TurnError(
                 f"the Claude Agent SDK failed: {exc}",

@@ -191,7 +191,7 @@ class SupervisedRunner:
         from coachloop.store import UnknownSession
 
         try:
-            timeline = self.supervisor.store.timeline(session_id)
+            timeline = self.supervisor.reads.timeline(session_id)
         except UnknownSession:
             return []
         return [r for r in timeline if r.ts >= since]

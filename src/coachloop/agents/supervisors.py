@@ -87,7 +87,7 @@ def _open(root: Path | None) -> Opened:
 
 
 def _file_id(entry: Opened) -> tuple[int, int] | None:
-    path = getattr(entry.supervisor.store, "path", None)
+    path = getattr(entry.supervisor.reads, "path", None)
     if not isinstance(path, Path):
         return None
     try:

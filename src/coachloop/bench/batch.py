@@ -5,7 +5,9 @@ dict, in input order, carrying `"line": N` (1-based physical line number, blank 
 counted but skipped). A good line yields the full verdict dict; a bad line (not JSON,
 not an object, a `text` that is not a string, an unknown `event`) yields
 `{"line": N, "error": "..."}` and the batch goes on. Invalid UTF-8 is decoded with
-replacement characters and judged. The work per line is linear in its length.
+replacement characters and judged. A line's `id` (a string or a number) is echoed as
+`"id"` in its result, so results can be joined to inputs. The work per line is linear
+in its length.
 """
 
 from __future__ import annotations
@@ -90,6 +92,19 @@ def parse_line(line: str) -> JudgeInput | str:
     )
 
 
+def _line_id(line: str) -> dict[str, Any]:
+    """`{"id": value}` when the line is an object with a string or number `id`, else {}."""
+    if '"id"' not in line:
+        return {}
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return {}
+    value = data.get("id") if isinstance(data, dict) else None
+    ok = isinstance(value, str | int | float) and not isinstance(value, bool)
+    return {"id": value} if ok else {}
+
+
 def judge_lines(lines: Iterable[bytes | str], judge: Judge) -> Iterator[dict[str, Any]]:
     """Judge each non-blank line; see the module docstring for the exact contract."""
     for number, raw in enumerate(lines, start=1):
@@ -99,12 +114,13 @@ def judge_lines(lines: Iterable[bytes | str], judge: Judge) -> Iterator[dict[str
         if not line.strip():
             continue
         parsed = parse_line(line)
+        ident = _line_id(line)
         if isinstance(parsed, str):
-            yield {"line": number, "error": parsed}
+            yield {"line": number, **ident, "error": parsed}
             continue
         try:
             verdict = judge.judge(parsed)
         except Exception as exc:  # a judge must not raise; if it does, the batch goes on
-            yield {"line": number, "error": f"judge failed: {type(exc).__name__}: {exc}"}
+            yield {"line": number, **ident, "error": f"judge failed: {type(exc).__name__}: {exc}"}
             continue
-        yield {"line": number, **verdict.to_dict()}
+        yield {"line": number, **ident, **verdict.to_dict()}

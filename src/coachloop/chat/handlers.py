@@ -250,7 +250,7 @@ class ChatHandlers:
             return
         state, source = found
         dropped = self.turns.stop(state.session_id)
-        source.supervisor.store.set_status(state.session_id, "done", "stopped from the chat")
+        source.supervisor.set_status(state.session_id, "done", "stopped from the chat")
         running = (
             " Its running turn finishes its current step."
             if self.turns.running(state.session_id)

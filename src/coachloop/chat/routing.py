@@ -35,7 +35,7 @@ class Source:
 
     def state(self, session_id: str) -> SessionState | None:
         try:
-            return self.supervisor.store.get_session(session_id)
+            return self.supervisor.reads.get_session(session_id)
         except UnknownSession:
             return None
 
@@ -51,9 +51,9 @@ def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]
     for project in projects:
         root = project_root(str(project)) if project is not None else None
         sup = Supervisor.open(root, store=store)
-        key = store_key(sup.store.location)
+        key = store_key(sup.reads.location)
         if key in sources:
-            sup.store.close()
+            sup.close()
         else:
             sources[key] = Source(key, sup)
         if project is not None:
@@ -138,7 +138,7 @@ class Router:
         bound = {b.session_id for b in self.ledger.chat_sessions(chat_id)}
         out: list[tuple[SessionState, Source]] = []
         for src in self.sources:
-            for state in src.supervisor.store.list_sessions():
+            for state in src.supervisor.reads.list_sessions():
                 if state.session_id in bound or directory is None or belongs(state, directory):
                     out.append((state, src))
         out.sort(key=lambda pair: pair[0].updated_at, reverse=True)

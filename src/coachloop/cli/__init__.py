@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "demo": "coachloop.cli.demo_cmd:demo",
     "sessions": "coachloop.cli.sessions_cmd:sessions",
     "show": "coachloop.cli.sessions_cmd:show",
+    "say": "coachloop.cli.say_cmd:say",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
     "dashboard": "coachloop.cli.dashboard_cmd:dashboard",
@@ -44,6 +45,19 @@ class LazyGroup(click.Group):
             if importlib.util.find_spec(target.split(":")[0]) is not None
         )
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        """Click's resolution, with "did you mean" for a misspelt command."""
+        name = args[0] if args else ""
+        if args and not name.startswith("-") and self.get_command(ctx, name) is None:
+            import difflib
+
+            close = difflib.get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.6)
+            hint = f" Did you mean {close[0]!r}?" if close else ""
+            ctx.fail(f"No such command {name!r}.{hint} (`coachloop --help` lists them)")
+        return super().resolve_command(ctx, args)
+
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
         if target is None:
@@ -56,10 +70,19 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="coachloop")
-def cli() -> None:
+@click.option(
+    "--debug",
+    is_flag=True,
+    help="Show the full traceback of an unexpected error (or set COACHLOOP_DEBUG=1).",
+)
+def cli(debug: bool) -> None:
     """Supervise coding agents at every stop: deliver what needs a human, coach the rest."""
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Console entry point."""
-    cli.main(args=argv if argv is not None else sys.argv[1:], prog_name="coachloop")
+    """Console entry point: every failure is one line on stderr unless `--debug`."""
+    from coachloop.cli.errors import boundary, is_debug
+
+    args = argv if argv is not None else sys.argv[1:]
+    with boundary(is_debug(args)):
+        cli.main(args=args, prog_name="coachloop")

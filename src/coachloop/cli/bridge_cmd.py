@@ -47,7 +47,7 @@ def _console(config: BridgeConfig, store: str | None, once: bool, interval: floa
         pass
     finally:
         for source in sources:
-            source.supervisor.store.close()
+            source.supervisor.close()
 
 
 async def _serve(bridge: Bridge) -> None:
@@ -86,7 +86,7 @@ def bridge(
         if console or once or config.token is None:
             _console(config, store, once, config.outbox_interval)
             return
-        from telegram.error import InvalidToken
+        from telegram.error import InvalidToken, NetworkError
 
         from coachloop.chat.agent import RunnerAgent
         from coachloop.chat.telegram import AlreadyRunning, Bridge
@@ -99,5 +99,10 @@ def bridge(
             ) from None
         except AlreadyRunning as exc:
             raise click.ClickException(str(exc)) from None
+        except NetworkError as exc:
+            raise click.ClickException(
+                f"cannot reach the Telegram Bot API at {redact(config.api_url)} "
+                f"({redact(str(exc))}): check the network, or COACHLOOP_TELEGRAM_API_URL"
+            ) from None
     except (ConfigError, StoreError) as exc:
         raise click.ClickException(redact(str(exc))) from None

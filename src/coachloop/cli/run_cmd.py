@@ -49,6 +49,26 @@ def format_judged(judged: JudgedTurn) -> str:
     return "\n".join(lines)
 
 
+def _full_id(given: str, directory: Path) -> str:
+    """`given` completed from its short form when the store knows one session starting
+    with it; else `given` unchanged (Claude Code also resumes by session title)."""
+    from coachloop.cli.ids import resolve
+    from coachloop.store import open_store
+
+    if len(given) >= 36:
+        return given
+    try:
+        store = open_store(project=directory)
+    except Exception:  # no usable store: let Claude Code decide
+        return given
+    try:
+        return resolve(given, (s.session_id for s in store.list_sessions()))
+    except LookupError:
+        return given
+    finally:
+        store.close()
+
+
 @click.command("run")
 @click.argument("prompt", nargs=-1, required=True)
 @click.option("--resume", metavar="SESSION_ID", default=None, help="Continue this session.")
@@ -96,12 +116,22 @@ def run(
     if not text.strip():
         raise click.UsageError("the prompt is empty")
     tools = list(allowed) or None
+    if resume is not None:
+        resume = _full_id(resume, directory.resolve())
     kind = ClaudeAgentSDK if sdk else ClaudeCode
     agent: Agent = kind(directory, allowed_tools=tools, timeout=timeout)
     try:
         judged = SupervisedRunner(agent, directory).run(text, resume=resume)
     except (ClaudeNotFound, TurnError) as exc:
         click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    turn = judged.turn
+    if resume is not None and turn.is_error and "--resume" in f"{turn.result} {turn.error}":
+        click.echo(
+            f"Error: Claude Code has no session {resume!r} to resume in {directory.resolve()}: "
+            "use a session id printed by `coachloop run` (or listed by `coachloop sessions`)",
+            err=True,
+        )
         sys.exit(2)
     if as_json:
         click.echo(json.dumps(judged.to_dict(), indent=2, ensure_ascii=False))

@@ -10,7 +10,13 @@ import click
 
 @click.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="HTTP address.")
-@click.option("--port", default=8787, show_default=True, type=int, help="HTTP port (0: any).")
+@click.option(
+    "--port",
+    default=8787,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="HTTP port (0: any).",
+)
 @click.option(
     "--socket",
     "socket_path",

@@ -22,7 +22,7 @@ import click
 
 if TYPE_CHECKING:
     from coachloop.core.session import SessionState
-    from coachloop.store import EventRecord, StoreBase
+    from coachloop.store import EventRecord, Store
 
 __all__ = ["sessions", "show"]
 
@@ -42,7 +42,7 @@ def _age(seconds: float) -> str:
     return f"{int(seconds)}s"
 
 
-def _open(project: Path | None, target: str | None) -> StoreBase | None:
+def _open(project: Path | None, target: str | None) -> Store | None:
     """The store to read, or None when there is none yet (nothing is created)."""
     from coachloop.store import ENV_STORE, StoreError, default_path, open_store, store_config
 
@@ -159,16 +159,18 @@ def sessions(
 
 
 def _maintain(
-    store: StoreBase, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
+    store: Store, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
 ) -> dict[str, Any]:
     from coachloop import snapshots
-    from coachloop import watchdog as wd
     from coachloop.config import ConfigError
+    from coachloop.supervisor import Supervisor
+    from coachloop.supervisor import watchdog as wd
     from coachloop.supervisor.service import retention_days
 
+    sup = Supervisor(store)  # the one door: alerts and status changes get their snapshots
     out: dict[str, Any] = {"messages": []}
     if watchdog:
-        alerts = wd.check(store, now)
+        alerts = wd.check(sup, now)
         out["alerts"] = [
             {"session": a.session_id, "conditions": list(a.conditions)} for a in alerts
         ]
@@ -179,7 +181,7 @@ def _maintain(
         except ConfigError as exc:
             _fail(f"bad configuration: {exc}")
         snap = snapshots.cleanup(days, now=now)
-        stale = wd.cleanup_stale(store, now)
+        stale = wd.cleanup_stale(sup, now)
         out["cleanup"] = {
             "snapshots_removed": snap.removed,
             "snapshot_errors": snap.errors,
@@ -254,16 +256,25 @@ def show(
 ) -> None:
     """The timeline of one session: every stop with its verdict, decision and coaching."""
     from coachloop.store import StoreError
+    from coachloop.store.records import job_summaries
 
     proj = project.expanduser().resolve() if project else None
     store = _open(proj, target)
     if store is None:
         _fail(f"unknown session {session_id!r}: no store has been written yet")
+    from coachloop.cli.ids import AmbiguousId, UnknownId, resolve
+    from coachloop.store import UnknownSession
+
     try:
-        state = store.get_session(session_id)
+        try:
+            state = store.get_session(session_id)
+        except UnknownSession:  # a short id (as tables print them), or a typo
+            known = (s.session_id for s in store.list_sessions())
+            session_id = resolve(session_id, known, where=store.location)
+            state = store.get_session(session_id)
         events = store.timeline(session_id, limit)
-        jobs = store.jobs(session_id) if as_json else []
-    except StoreError as exc:  # UnknownSession included
+        jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
+    except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:
         store.close()

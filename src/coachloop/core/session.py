@@ -59,12 +59,32 @@ class JobMark:
 
 
 @dataclass(frozen=True, slots=True)
+class Steer:
+    """A human message queued for a session whose turn is running (the steering queue).
+
+    `key` identifies the message where it came from (a chat's message id, a random id
+    for `coachloop say`): the same key is never queued twice, so a chat update handled
+    again after a bridge restart is not injected twice. `source` says where it came from
+    ("chat", "say", "reaction"); `at` when it was queued (epoch seconds).
+    """
+
+    key: str
+    text: str
+    source: str = "chat"
+    at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class SessionState:
     """Everything the supervisor remembers of one session.
 
     `continues` counts auto-continues since the last human message. `error_run` counts
     consecutive error stops; `error_since`/`last_error` describe the run. `flags` are the
     watchdog conditions raised and not yet cleared. Times are epoch seconds.
+    `steering` holds the human messages queued while a turn runs (handed to the agent
+    at its next tool call or stop); `steered` the keys of the last messages queued
+    (a re-sent message is recognised); `stop_requested` the note of a pending `/stop`;
+    `outcome` the human's verdict on the session's work ("done" or "rejected").
     """
 
     session_id: str
@@ -89,6 +109,10 @@ class SessionState:
     tool_signature: str | None = None
     tool_repeats: int = 0
     flags: tuple[str, ...] = ()
+    steering: tuple[Steer, ...] = ()
+    steered: tuple[str, ...] = ()
+    stop_requested: str | None = None
+    outcome: str | None = None
 
     @classmethod
     def new(
@@ -126,6 +150,8 @@ class SessionState:
         out["context"] = {n: getattr(self.context, n) for n in Context.__dataclass_fields__}
         out["jobs"] = [[m.job_id, m.status, m.delivered] for m in self.jobs]
         out["flags"] = list(self.flags)
+        out["steering"] = [[q.key, q.text, q.source, q.at] for q in self.steering]
+        out["steered"] = list(self.steered)
         return out
 
     @classmethod
@@ -138,6 +164,10 @@ class SessionState:
         )
         known["jobs"] = tuple(JobMark(str(j[0]), j[1], j[2]) for j in known.get("jobs") or ())
         known["flags"] = tuple(known.get("flags") or ())
+        known["steering"] = tuple(
+            Steer(str(q[0]), str(q[1]), str(q[2]), float(q[3])) for q in known.get("steering") or ()
+        )
+        known["steered"] = tuple(str(k) for k in known.get("steered") or ())
         return cls(**known)
 
 

@@ -73,6 +73,13 @@ _FAILURE = Scanner(
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
 _URL = LazyPattern(r"https?://\S+")
+# Every `_COMMIT` match holds seven hex digits in a row (`[0-9a-f]` under re.I matches
+# no character outside `[0-9a-fA-F]`): one quick scan skips the pattern on most texts.
+_HEX_RUN = LazyPattern(r"[0-9a-fA-F]{7}")
+
+
+# `rc` counts only right before the separator `_EXIT` needs.
+_RC = ("rc ", "rc:", "rc=")
 
 
 def _paths(text: str) -> list[str]:
@@ -172,7 +179,7 @@ _CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", r
 
 def _successes(text: str) -> tuple[str, ...]:
     found = [m for m in _SUCCESS_MARKERS if m in text]
-    if _CI_PASSED.search(text):
+    if "://" in text and _CI_PASSED.search(text):  # a CI run is a link
         found += [f"CI run {url}" for url in _CI_RUN.findall(text)]
     found += [m.strip() for m in _SUCCESS_LINES.findall(text)]
     return _unique(found)
@@ -187,14 +194,14 @@ def extract(text: str) -> Evidence:
     lowered = text.lower()
     # Cheap substring tests skip whole patterns on the many messages they cannot match.
     commit_words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado")
-    has_commit = any(w in lowered for w in commit_words)
+    has_commit = any(w in lowered for w in commit_words) and _HEX_RUN.search(text) is not None
     commits = [a or b for a, b in _COMMIT.findall(text)] if has_commit else []
     commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
     no_urls = _URL.sub(" ", text) if "://" in text else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]
     exits = (
         [int(a or b) for a, b in _EXIT.findall(text)]
-        if ("exit" in lowered or "rc" in lowered or "returncode" in lowered)
+        if "exit" in lowered or "returncode" in lowered or any(r in lowered for r in _RC)
         else []
     )
     failures = _FAILURE.findall(text) if any(w in lowered for w in _FAILURE_WORDS) else []

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.config import config_documents, home
-from coachloop.store.base import StopResult, Store, StoreBase, StoreError, UnknownSession
+from coachloop.store.base import Store, StoreError, StoreReader, UnknownSession
 from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
 __all__ = [
@@ -25,10 +25,9 @@ __all__ = [
     "EventRecord",
     "JobSummary",
     "OutboxEntry",
-    "StopResult",
     "Store",
-    "StoreBase",
     "StoreError",
+    "StoreReader",
     "UnknownSession",
     "Write",
     "config_table",
@@ -71,7 +70,7 @@ def open_store(
     *,
     project: Path | str | None = None,
     prefix: str | None = None,
-) -> StoreBase:
+) -> Store:
     """Open the configured store. `target` is a SQLite file path, `sqlite:///path`, or a
     Redis URL. Raises `StoreError` with a clear message when it cannot be used."""
     cfg: dict[str, Any] = {}

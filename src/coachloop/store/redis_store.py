@@ -31,7 +31,7 @@ from pathlib import PurePath
 from typing import Any
 
 from coachloop.core.session import SessionState
-from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import EventRecord, OutboxEntry
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
@@ -76,7 +76,7 @@ def project_token(project: str) -> str:
     return f"{name}-{hashlib.sha1(project.encode()).hexdigest()[:8]}"
 
 
-class RedisStore(StoreBase):
+class RedisStore(Store):
     """A `Store` on a Redis server. `prefix` namespaces every key (tests use their own)."""
 
     def __init__(

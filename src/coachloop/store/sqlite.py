@@ -20,7 +20,7 @@ from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.private import in_private, private_file
-from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
 
@@ -76,7 +76,7 @@ def _ignore_in_git(folder: Path) -> None:
         pass  # a read-only folder still works as a store
 
 
-class SQLiteStore(StoreBase):
+class SQLiteStore(Store):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
     many processes (SQLite's file locks). Use as a context manager or call `close()`."""
 

@@ -1,4 +1,11 @@
-"""The supervisor service: the pure policy, wrapped in persistence and side effects.
+"""The supervisor service: the one door to session state.
+
+Every change to a session passes here: stops (with their context: can the agent be sent
+back? is it a subagent?), human messages, the agent waiting for the human, sessions
+opening and closing, watchdog flags and status changes, outbox deliveries. Each is one
+store transaction (`coachloop.supervisor.writes`) followed by its lifecycle snapshot.
+Code elsewhere reads through `reads` (a read-only view of the store) and never writes
+to the store itself.
 
 Per stop: read the session's stored context to build the judge's input (`context`), let
 the judge run outside any lock (an LLM call may take seconds), then `on_stop` commits the
@@ -19,16 +26,20 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coachloop import snapshots, watchdog
+from coachloop import snapshots
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
-from coachloop.core.session import Decision, SessionState
+from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
+from coachloop.supervisor import steering, watchdog, writes
 from coachloop.supervisor.policy import Policy, context_for
+from coachloop.supervisor.writes import StopResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from coachloop.core.verdict import Verdict
-    from coachloop.store import StopResult, Store
+    from coachloop.store.base import Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
@@ -36,12 +47,12 @@ CLEANUP_CLAIM = "cleanup"
 WATCHDOG_CLAIM = "watchdog"
 
 
-def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | None:
-    """The snapshot event of a decided stop (None: no snapshot, e.g. a dropped duplicate)."""
+def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
+    """The snapshot event of a decided stop."""
     if decision.kind == "continue":
         return "auto_continue"
     if decision.kind == "drop":
-        return None
+        return "drop"
     if verdict.type == "error" or event.failed:
         return "error"
     return "complete" if verdict.type == "completion" else "deliver"
@@ -102,7 +113,7 @@ class Supervisor:
         limits: watchdog.Limits | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
+        self._store = store
         self.policy = policy or Policy()
         self.snapshots_on = snapshots_on
         self.snapshot_root = snapshot_root
@@ -128,34 +139,39 @@ class Supervisor:
             retention_days=retention_days(proj),
         )
 
-    def context(self, event: StopEvent) -> JudgeInput:
-        """The judge's input for `event`, with the session's stored prompt, skill and plan."""
-        from coachloop.store import UnknownSession
+    @property
+    def reads(self) -> StoreReader:
+        """The store, to read from (sessions, timelines, pending outbox) for display."""
+        return self._store
+
+    def state(self, session_id: str) -> SessionState | None:
+        """The stored state of a session, None when it is new."""
+        from coachloop.store.base import UnknownSession
 
         try:
-            state: SessionState | None = self.store.get_session(event.session_id)
+            return self._store.get_session(session_id)
         except UnknownSession:
-            state = None
-        return context_for(state, event)
+            return None
+
+    def context(self, event: StopEvent) -> JudgeInput:
+        """The judge's input for `event`, with the session's stored prompt, skill and plan."""
+        return context_for(self.state(event.session_id), event)
 
     def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
-        """Decide and record one judged stop (its texts redacted first); returns the
-        committed result."""
-        event = redacted_stop(event)
-        result = self.store.record_stop(event, verdict, self.policy)
-        label = lifecycle(event, verdict, result.decision)
-        if label is not None:
-            self._snapshot(
-                event.session_id,
-                label,
-                {
-                    "event_id": result.event_id,
-                    "stop": event.to_dict(),
-                    "verdict": verdict.to_dict(),
-                    "decision": result.decision.to_dict(),
-                    "state": result.state.to_dict(),
-                },
-            )
+        """Decide and record one judged stop (the policy reads the stop's context:
+        `event.kind` "SubagentStop", `event.can_block`); returns the committed result."""
+        result = writes.record_stop(self._store, event, verdict, self.policy)
+        self._snapshot(
+            event.session_id,
+            lifecycle(event, verdict, result.decision),
+            {
+                "event_id": result.event_id,
+                "stop": event.to_dict(),
+                "verdict": verdict.to_dict(),
+                "decision": result.decision.to_dict(),
+                "state": result.state.to_dict(),
+            },
+        )
         self.maintain()
         return result
 
@@ -168,7 +184,7 @@ class Supervisor:
         replaces the prompt."""
         if msg.text != (text := redact(msg.text)):
             msg = replace(msg, text=text)
-        state, event_id = self.store.record_human(msg)
+        state, event_id = writes.record_human(self._store, msg)
         self._snapshot(
             msg.session_id,
             "resume",
@@ -179,6 +195,95 @@ class Supervisor:
             },
         )
         return state
+
+    def on_notice(
+        self, session_id: str, text: str, detail: str, *, agent: str, project: str, cwd: str
+    ) -> None:
+        """The agent waits for the human (`detail`: why): deliver `text` as a notice,
+        record it, a running session becomes "waiting"."""
+        event_id = writes.notice(
+            self._store, session_id, text, detail, agent=agent, project=project, cwd=cwd
+        )
+        self._written(session_id, "notice", event_id, {"text": text, "detail": detail})
+
+    def on_start(self, session_id: str, why: str, *, agent: str, project: str, cwd: str) -> None:
+        """A session opened: created or reopened as "waiting" (a live one is left alone)."""
+        done = writes.opened(self._store, session_id, why, agent=agent, project=project, cwd=cwd)
+        if done is not None:
+            self._written(session_id, "start", done[1], {"why": why}, done[0])
+
+    def on_end(self, session_id: str, why: str, *, agent: str) -> None:
+        """A session closed: "done" (a failed one stays "failed"); unknown ones are ignored."""
+        done = writes.closed(self._store, session_id, why, agent=agent)
+        if done is not None:
+            self._written(session_id, "end", done[1], {"why": why}, done[0])
+
+    def flag(
+        self, session_id: str, alerts: Mapping[str, str], now: float | None = None
+    ) -> tuple[str, ...]:
+        """Raise watchdog conditions (condition -> message), the new ones as ONE alert;
+        returns the newly flagged conditions."""
+        raised, event_id = writes.flag(self._store, session_id, alerts, now)
+        if event_id is not None:
+            self._written(session_id, "alert", event_id, {"conditions": list(raised)})
+        return raised
+
+    def set_status(
+        self, session_id: str, status: SessionStatus, why: str, now: float | None = None
+    ) -> None:
+        """Change a session's status outside a stop (abandoned, stopped from the chat)."""
+        event_id = writes.set_status(self._store, session_id, status, why, now)
+        self._written(session_id, "status", event_id, {"status": status, "why": why})
+
+    def record_tool_call(self, session_id: str, signature: str, now: float | None = None) -> int:
+        """Note a tool call; returns how many times in a row this signature was seen."""
+        return writes.record_tool_call(self._store, session_id, signature, now)
+
+    def forget(self, session_id: str) -> None:
+        """Forget a session's state and timeline (the retention cleanup)."""
+        self._store.delete_session(session_id)
+
+    def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
+        """An outbox entry reached the human's chat (idempotent)."""
+        self._store.mark_sent(entry_id, sent_at)
+
+    def close(self) -> None:
+        """Release the store."""
+        self._store.close()
+
+    def steer(
+        self,
+        session_id: str,
+        text: str,
+        *,
+        key: str,
+        source: str = "chat",
+        running: bool | None = None,
+    ) -> steering.Queued:
+        """Queue a human message for a session whose turn runs ("queued"; also
+        "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
+        See `coachloop.supervisor.steering`."""
+        return steering.queue(
+            self._store, session_id, text, key=key, source=source, running=running
+        )
+
+    def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
+        """Take the queued messages for the running turn (a hook that adds context)."""
+        return steering.take_mid_turn(self._store, session_id, where, self.clock())
+
+    def steer_at_stop(self, event: StopEvent) -> StopResult | None:
+        """At a stop, before judging: the queued messages as the decision to continue
+        with, recorded (None: nothing queued; judge the stop as usual)."""
+        taken, decision = steering.take_at_stop(self._store, event)
+        if decision is None:
+            return None
+        state = self._store.get_session(event.session_id)
+        self._snapshot(
+            event.session_id,
+            "resume",
+            {"event_id": taken.event_id, "stop": event.to_dict(), "injected": taken.text},
+        )
+        return StopResult(taken.event_id, decision, state)
 
     def maintain(self, now: float | None = None) -> Maintenance:
         """Run the periodic jobs that are due, each claimed in the store so that one
@@ -191,19 +296,36 @@ class Supervisor:
             return done
         self._next_check = ts + min(self.watchdog_interval, self.cleanup_interval)
         try:
-            if self.store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
-                done.alerts = watchdog.check(self.store, ts, self.limits)
-            if self.store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+            if self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
+                done.alerts = watchdog.check(self, ts)
+            if self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
                 done.cleanup = snapshots.cleanup(
                     self.retention_days, root=self.snapshot_root, now=ts
                 )
-                done.stale = watchdog.cleanup_stale(self.store, ts, self.limits)
+                done.stale = watchdog.cleanup_stale(self, ts)
         except Exception:  # maintenance must never break a decision
             log.exception("supervisor maintenance failed")
             return done
         for err in done.cleanup.errors if done.cleanup else ():
             log.warning("snapshot cleanup: %s", err)
         return done
+
+    def _written(
+        self,
+        session_id: str,
+        label: str,
+        event_id: int,
+        data: dict[str, object],
+        state: SessionState | None = None,
+    ) -> None:
+        """The snapshot of a change made outside a stop (with the session's new state)."""
+        if not self.snapshots_on:
+            return
+        st = state or self.state(session_id)
+        body: dict[str, object] = {"event_id": event_id, **data}
+        if st is not None:
+            body["state"] = st.to_dict()
+        self._snapshot(session_id, label, body)
 
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
         if not self.snapshots_on:

@@ -41,10 +41,18 @@ def hook_project(project: Path) -> Path | None:
 
 def check_store(project: Path) -> dict[str, Any]:
     """Open (and close) the store the hooks would use for `project`."""
-    from coachloop.store import open_store
+    from coachloop.store import ENV_STORE, REDIS_SCHEMES, default_path, open_store, store_config
 
+    root = hook_project(project)
     try:
-        store = open_store(project=hook_project(project))
+        config = store_config(root)
+        target = os.environ.get(ENV_STORE) or config.get("url") or config.get("path")
+        if not str(target or "").startswith(REDIS_SCHEMES):
+            path = Path(str(target).removeprefix("sqlite://")) if target else default_path(root)
+            if not path.expanduser().exists():  # doctor creates nothing: the first stop will
+                detail = "not created yet (the first stop creates it)"
+                return {"ok": True, "location": redact(str(path)), "detail": detail}
+        store = open_store(project=root)
     except Exception as exc:  # StoreError, or a config file that cannot be read
         return {"ok": False, "location": None, "detail": redact(str(exc))}
     try:
@@ -61,7 +69,8 @@ def check_judge(project: Path) -> dict[str, Any]:
     try:
         settings = load_settings(hook_project(project))
     except ConfigError as exc:
-        return {"ok": False, "judge": None, "detail": f"bad configuration: {exc}"}
+        detail = f"bad configuration: {redact(str(exc))}"
+        return {"ok": False, "judge": None, "detail": detail, "config_error": True}
     provider, _ = parse_judge_spec(settings.judge)
     if provider not in DEFAULT_KEY_ENV:
         return {"ok": True, "judge": settings.judge, "detail": "offline, no key needed"}
@@ -100,9 +109,13 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
         problems.append("no coachloop hooks installed (run: coachloop install)")
     if not store["ok"]:
         problems.append(f"store: {store['detail']}")
+    if judge.get("config_error"):  # every hook fails open until it is fixed
+        problems.append(
+            f"{judge['detail']} (until it is fixed, every hook lets the agent stop unsupervised)"
+        )
     warnings = [f"{i.path}: {i.error}" for i in installations if i.error]
     warnings.extend(duplicates(installations))
-    if not judge["ok"]:
+    if not judge["ok"] and not judge.get("config_error"):
         warnings.append(f"judge: {judge['detail']}")
     return {
         "ok": not problems,

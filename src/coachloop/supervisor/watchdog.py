@@ -1,8 +1,9 @@
 """The watchdog: notice sessions that went quiet, ran too long or spin on one tool call.
 
-`check(store)` evaluates every session against `Limits` and raises, per session, the
-conditions not already flagged: they are marked in the store (so a condition is alerted
-once, not at every run) and delivered together as ONE outbox alert. Conditions:
+`check(supervisor)` evaluates every session against `Limits` and raises, per session,
+the conditions not already flagged: they are flagged through the supervisor (so a
+condition is alerted once, not at every run) and delivered together as ONE outbox
+alert. Conditions:
 
 - "silent": a running session with no event for `silent_after` seconds;
 - "running": a run (since the last human message) longer than `max_running`;
@@ -30,7 +31,7 @@ from coachloop.core.session import when
 
 if TYPE_CHECKING:
     from coachloop.core.session import SessionState
-    from coachloop.store import Store
+    from coachloop.supervisor.service import Supervisor
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,42 +104,45 @@ def conditions(state: SessionState, now: float, limits: Limits) -> dict[str, str
     return out
 
 
-def check(store: Store, now: float | None = None, limits: Limits | None = None) -> list[Alert]:
-    """Flag every session's new conditions; returns the alerts raised by this call."""
+def check(sup: Supervisor, now: float | None = None, limits: Limits | None = None) -> list[Alert]:
+    """Flag every session's new conditions (through `sup`, so each alert gets its
+    snapshot); returns the alerts raised by this call. `limits` default to `sup.limits`."""
     ts = time.time() if now is None else now
-    lim = limits or Limits()
+    lim = limits or sup.limits
     alerts: list[Alert] = []
-    for state in store.list_sessions():
+    for state in sup.reads.list_sessions():
         found = conditions(state, ts, lim)
         if not found or all(c in state.flags for c in found):
             continue
-        raised = store.flag(state.session_id, found, ts)
+        raised = sup.flag(state.session_id, found, ts)
         if raised:
             alerts.append(Alert(state.session_id, raised))
     return alerts
 
 
-def cleanup_stale(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+def cleanup_stale(
+    sup: Supervisor, now: float | None = None, limits: Limits | None = None
+) -> Report:
     """Abandon long-silent running sessions; forget sessions idle past `forget_after`."""
     ts = time.time() if now is None else now
-    lim = limits or Limits()
+    lim = limits or sup.limits
     report = Report()
-    for state in store.list_sessions():
+    for state in sup.reads.list_sessions():
         idle = ts - state.updated_at
         if idle >= lim.forget_after:
-            store.delete_session(state.session_id)
+            sup.forget(state.session_id)
             report.forgotten.append(state.session_id)
         elif state.status == "running" and idle >= lim.abandon_after:
             why = f"silent for {_span(idle)}: marked abandoned"
-            store.set_status(state.session_id, "abandoned", why, ts)
+            sup.set_status(state.session_id, "abandoned", why, ts)
             report.abandoned.append(state.session_id)
     return report
 
 
-def run(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+def run(sup: Supervisor, now: float | None = None, limits: Limits | None = None) -> Report:
     """One watchdog pass: `check`, then `cleanup_stale`."""
     ts = time.time() if now is None else now
-    alerts = check(store, ts, limits)
-    report = cleanup_stale(store, ts, limits)
+    alerts = check(sup, ts, limits)
+    report = cleanup_stale(sup, ts, limits)
     report.alerts = alerts
     return report

@@ -99,17 +99,25 @@ _SCALARS = {
 }
 
 
-def _coerce(name: str, kind: type, value: Any) -> Any:
+def _coerce(name: str, kind: type, value: Any, source: str = "") -> Any:
+    """`value` as `kind`, checked against its allowed range (`config.check`); raises
+    `ConfigError` naming `source`, the key, the allowed values and the fix."""
+    from coachloop.config.check import check, describe
+
+    result: Any = None
     try:
-        if kind is float and isinstance(value, int | float | str):
-            return float(value)
-        if kind is int and isinstance(value, int | str) and not isinstance(value, bool):
-            return int(value)
-        if kind is str and isinstance(value, str):
-            return value
+        if kind is float and isinstance(value, int | float | str) and not isinstance(value, bool):
+            result = float(value)
+        elif kind is int and isinstance(value, int | str) and not isinstance(value, bool):
+            result = int(value)
+        elif kind is str and isinstance(value, str):
+            result = value
     except ValueError:
         pass
-    raise ConfigError(f"setting {name!r} must be {kind.__name__}, got {value!r}")
+    if result is None:
+        raise ConfigError(describe(name, value, source or "setting", kind.__name__))
+    check(name, result, source or "setting")
+    return result
 
 
 def _skills(raw: Any, source: str) -> tuple[SkillSpec, ...]:
@@ -140,20 +148,20 @@ def _apply(settings: Settings, data: dict[str, Any], source: str) -> Settings:
         if key == "skills":
             changes["skills"] = settings.skills + _skills(value, source)
         elif key in _SCALARS:
-            changes[key] = _coerce(key, _SCALARS[key], value)
+            changes[key] = _coerce(key, _SCALARS[key], value, source)
         # Unknown keys belong to other sections (store, telegram, ...): ignored here.
     return replace(settings, **changes)
 
 
 def load_settings(project: Path | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Read the settings for `project` (a directory); raises ConfigError on bad files."""
+    """Read the settings for `project` (a directory). Every value is checked where it is
+    read (`coachloop.config.check`): a bad file or value raises `ConfigError` whose one
+    line names the file or variable, the key, the allowed values and the fix."""
     env = dict(os.environ) if env is None else env
     settings = Settings()
     for path, table in config_documents(project):
         settings = _apply(settings, table, str(path))
     for var, (name, kind) in _ENV_FIELDS.items():
         if env.get(var):
-            settings = replace(settings, **{name: _coerce(var, kind, env[var])})
-    if not 0.0 <= settings.confidence_threshold <= 1.0:
-        raise ConfigError("confidence_threshold must be within [0, 1]")
+            settings = replace(settings, **{name: _coerce(name, kind, env[var], var)})
     return settings

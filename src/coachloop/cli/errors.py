@@ -1,0 +1,120 @@
+"""One clear line for every failure of a command: what failed, why, and what to do.
+
+`main()` of the CLI runs each command inside `boundary()`. Click's own usage errors
+keep their text; any other exception becomes one line on stderr (exit 1) instead of a
+traceback, unless `--debug` (or `COACHLOOP_DEBUG=1`) asks for the traceback. Known
+causes get a specific line: a missing optional dependency names its extra and the
+exact `pip` command; a service that does not answer names what to check. Secrets in
+exception texts (a bot token in a URL, an API key) are hidden.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+__all__ = ["EXTRAS", "boundary", "describe", "install_hint", "is_debug"]
+
+ENV_DEBUG = "COACHLOOP_DEBUG"
+
+# top-level module of an optional dependency -> the coachloop extra that installs it
+EXTRAS: dict[str, str] = {
+    "telegram": "telegram",
+    "anthropic": "anthropic",
+    "openai": "openai",
+    "redis": "redis",
+    "jinja2": "dashboard",
+    "deepagents": "deepagents",
+    "claude_agent_sdk": "claude",
+}
+
+# exception class names (anywhere in the cause chain) that mean "nothing answered there"
+_UNREACHABLE = (
+    "ConnectError",
+    "ConnectTimeout",
+    "ConnectionRefusedError",
+    "ConnectionError",
+    "NetworkError",
+    "TimedOut",
+)
+
+
+def is_debug(args: list[str]) -> bool:
+    """Whether the user asked for tracebacks: `--debug` before the command, or the env."""
+    return (bool(args) and args[0] == "--debug") or os.environ.get(ENV_DEBUG) == "1"
+
+
+def _checkout() -> Path | None:
+    """The source checkout this package runs from (an editable install), else None."""
+    root = Path(__file__).resolve().parents[3]
+    return root if (root / "pyproject.toml").is_file() and (root / "src").is_dir() else None
+
+
+def install_hint(extra: str) -> str:
+    """The pip command that installs `extra` into the interpreter running coachloop."""
+    pip = f"{sys.executable} -m pip install"
+    root = _checkout()
+    target = f"'{root}[{extra}]'" if root is not None else f"'coachloop[{extra}]'"
+    editable = "-e " if root is not None else ""
+    return f"{pip} {editable}{target}"
+
+
+def _chain(exc: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _redact(text: str) -> str:
+    from coachloop.redaction import shown
+
+    return shown(text)
+
+
+def describe(exc: BaseException) -> str:
+    """The one line (without "Error: ") that explains `exc` to a user."""
+    for cause in _chain(exc):
+        if isinstance(cause, ModuleNotFoundError) and cause.name:
+            top = cause.name.split(".")[0]
+            if top in EXTRAS:
+                extra = EXTRAS[top]
+                return (
+                    f"this needs the optional '{extra}' extra (Python module {top!r} is not "
+                    f"installed): {install_hint(extra)}"
+                )
+    for cause in _chain(exc):
+        names = {cls.__name__ for cls in type(cause).__mro__}
+        if names.intersection(_UNREACHABLE):
+            detail = _redact(str(cause) or type(cause).__name__).splitlines()[0]
+            return (
+                f"a service did not answer ({type(cause).__name__}: {detail}): check that "
+                "it is running and that its URL is right (--debug shows the traceback)"
+            )
+    text = _redact(str(exc)).strip().splitlines()
+    detail = f": {text[0]}" if text else ""
+    return (
+        f"unexpected {type(exc).__name__}{detail} (run `coachloop --debug ...` "
+        "for the traceback, and report it)"
+    )
+
+
+@contextmanager
+def boundary(debug: bool) -> Iterator[None]:
+    """Run a command: any exception but an exit becomes one line on stderr and exit 1
+    (with `debug`, the exception propagates and Python prints its traceback)."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        print("Interrupted.", file=sys.stderr)
+        sys.exit(130)
+    except Exception as exc:
+        if debug:
+            raise
+        print(f"Error: {describe(exc)}", file=sys.stderr)
+        sys.exit(1)
