@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.config import home
-from coachloop.private import in_private
+from coachloop.config.private import in_private
 from coachloop.redaction import redact_value
 
 LIFECYCLE = (

@@ -97,7 +97,7 @@ def announce(
         )
         if not blocks:
             return
-        from coachloop.private import append_private
+        from coachloop.config.private import append_private
 
         with contextlib.suppress(OSError):
             if target.stat().st_size > LOG_LIMIT:
@@ -139,7 +139,7 @@ def deliver_to_console(
         shown += 1
     if shown:
         stream.flush()
-        from coachloop.private import in_private
+        from coachloop.config.private import in_private
 
         in_private(where)
         tmp = where.with_name(where.name + f".{os.getpid()}.tmp")

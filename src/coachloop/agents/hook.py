@@ -111,7 +111,7 @@ def log_failure(agent: object, exc: BaseException) -> None:
                 path.replace(folder / (LOG_NAME + ".1"))
         except OSError:
             pass
-        from coachloop.private import append_private
+        from coachloop.config.private import append_private
 
         append_private(path, line)
         if type(exc).__name__ == "ConfigError":
@@ -132,6 +132,6 @@ def _notice(folder: Path, message: str) -> None:
             return
     except OSError:
         pass
-    from coachloop.private import private_file
+    from coachloop.config.private import private_file
 
     private_file(folder / NOTICE_NAME).write_text(text, encoding="utf-8")

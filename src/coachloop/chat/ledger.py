@@ -77,7 +77,7 @@ class Ledger:
     """Thread-safe access to the bridge database at `path` (created on first use)."""
 
     def __init__(self, path: Path) -> None:
-        from coachloop.private import in_private, private_file
+        from coachloop.config.private import in_private, private_file
 
         private_file(in_private(path))
         self._lock = threading.Lock()

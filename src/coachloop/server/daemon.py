@@ -226,7 +226,7 @@ def _log_to_file() -> None:
     from coachloop.config import home
 
     try:
-        from coachloop.private import in_private, private_file
+        from coachloop.config.private import in_private, private_file
 
         target = private_file(in_private(home() / "logs" / "hookd.log"))
         handler = logging.FileHandler(target, encoding="utf-8")

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from coachloop.config.private import in_private, private_file
 from coachloop.core.session import SessionState
-from coachloop.private import in_private, private_file
 from coachloop.store.base import R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
