@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coachloop import snapshots
-from coachloop.config import ConfigError
+from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
@@ -158,7 +158,7 @@ def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     sup = Supervisor.open(proj)
     assert sup.policy == Policy(1) and sup.retention_days == 2.0
-    assert sup.reads.location == str(proj / ".coachloop" / "coachloop.db")
+    assert sup.reads.location == str(home() / "coachloop.db")  # one store for all projects
     kinds = [sup.on_stop(StopEvent("s", text=f"t{i}"), STATUS).decision.kind for i in range(2)]
     assert kinds == ["continue", "deliver"]
     sup.close()

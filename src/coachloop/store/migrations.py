@@ -67,4 +67,17 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX IF NOT EXISTS outbox_session ON outbox (session_id, event_id);
         """,
     ),
+    (
+        "0004_home_merged_stores",
+        """
+        CREATE TABLE merged_stores (
+            source    TEXT PRIMARY KEY,
+            project   TEXT NOT NULL,
+            merged_at REAL NOT NULL,
+            sessions  INTEGER NOT NULL,
+            events    INTEGER NOT NULL,
+            outbox    INTEGER NOT NULL
+        );
+        """,
+    ),
 )

@@ -13,7 +13,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -305,6 +305,15 @@ class SQLiteStore(Store):
                     (name, ts),
                 )
                 return True
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def write(self, fn: Callable[[sqlite3.Connection], R]) -> R:
+        """`fn(connection)` inside one write transaction (`BEGIN IMMEDIATE`): committed
+        when it returns, rolled back when it raises. For whole-store steps (upgrades)."""
+        try:
+            with self._tx() as db:
+                return fn(db)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
 
