@@ -2,7 +2,7 @@
 
 - 3: credentials an agent prints are redacted at the door, before the judge, the store,
   the snapshots, `deliveries.log` and the chat outbox; `coachloop show` prints none.
-- 3: the data directory is 0700 and every file in it 0600 (and a project's `.coachloop/`).
+- 3: the data directory is 0700 and every file in it 0600.
 - 8: a FIFO planted at `deliveries.log` does not block the hook; terminal escape
   sequences in an agent's message never reach `deliveries.log` or `coachloop show`.
 """
@@ -68,7 +68,7 @@ def test_secrets_an_agent_prints_are_redacted_before_store_log_snapshot_and_outb
         (entry,) = store.outbox_pending()  # a question: delivered to the human
         assert "[REDACTED]" in entry.text
     assert (home / "deliveries.log").exists() and list((home / "sessions").rglob("*.json"))
-    assert _leaks(home) == [] and _leaks(project / ".coachloop") == []
+    assert _leaks(home) == [] and _leaks(project) == []
     shown = subprocess.run(
         [str(BIN / "coachloop"), "show", "s1", "--project", str(project), "--full"],
         capture_output=True,
@@ -90,7 +90,7 @@ def test_the_data_directory_is_0700_and_every_file_0600(tmp_path: Path) -> None:
     assert done.returncode == 0
     run_hook("claude-code", b"not json at all")  # a failure: the hook log
     assert (home / "logs" / "hook.log").exists()
-    for root in (home, project / ".coachloop"):
+    for root in (home,):
         assert _mode(root) == 0o700, root
         for path in root.rglob("*"):
             if path.is_dir():
@@ -101,7 +101,7 @@ def test_the_data_directory_is_0700_and_every_file_0600(tmp_path: Path) -> None:
 
 def test_an_old_world_readable_store_is_tightened(tmp_path: Path) -> None:
     project = make_project(tmp_path)
-    data = project / ".coachloop"
+    data = Path(os.environ["COACHLOOP_HOME"])
     run_hook("claude-code", json.dumps(stop("s1", project, "Done.")).encode())
     os.chmod(data, 0o755)
     os.chmod(data / "coachloop.db", 0o644)
