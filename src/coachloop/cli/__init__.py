@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "sessions": "coachloop.cli.sessions_cmd:sessions",
     "show": "coachloop.cli.sessions_cmd:show",
     "say": "coachloop.cli.say_cmd:say",
+    "upgrade": "coachloop.cli.upgrade_cmd:upgrade",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
     "dashboard": "coachloop.cli.dashboard_cmd:dashboard",
