@@ -80,4 +80,13 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         );
         """,
     ),
+    (
+        "0006_lifecycle_activity",
+        """
+        CREATE INDEX IF NOT EXISTS sessions_activity ON sessions (updated_at, session_id);
+        CREATE INDEX IF NOT EXISTS sessions_project_activity
+            ON sessions (project, updated_at, session_id);
+        CREATE INDEX IF NOT EXISTS outbox_sent ON outbox (sent_at)
+        """,
+    ),
 )
