@@ -196,3 +196,18 @@ def test_jobs_are_summarised_from_the_timeline(store: Store) -> None:
     assert (j2.job_id, j2.status, j2.stops, j2.delivered) == ("j2", "open", 1, 1)
     with pytest.raises(UnknownSession):
         jobs(store, "nope")
+
+
+def test_a_long_message_keeps_its_closing_evidence_in_the_timeline(store: Store) -> None:
+    from coachloop.core.text import clip
+    from coachloop.store.records import MAX_STORED_TEXT
+
+    text = "Start of the report.\n" + "x" * 80_000 + "\nRan pytest: 42 passed in 1.3s."
+    record_stop(store, ev("s1", text), QUESTION)
+    [rec] = store.timeline("s1")
+    assert rec.text.startswith("Start of the report.")
+    assert rec.text.endswith("42 passed in 1.3s.")
+    assert f"[... {len(text) - MAX_STORED_TEXT} characters cut by coachloop ...]" in rec.text
+    assert clip("abcdefghij", 4) == "ab\n\n[... 6 characters cut by coachloop ...]\n\nij"
+    assert clip("abcdefghij", 4, head=1, marker="|{n}|") == "a|6|hij"
+    assert clip("short", 10) == "short" and clip("any", 0) == "any"
