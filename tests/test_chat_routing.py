@@ -164,10 +164,9 @@ def test_deliveries_go_to_the_bound_chat_then_the_project_chat_then_the_default(
     entries = {e.session_id: e for e in shop_source.supervisor.reads.outbox_pending()}
     assert router.chat_for(entries["s-shop"], shop_source) == CHAT
     assert router.chat_for(entries["s-sub"], shop_source) == CHAT
-    # an unknown project in the shop's store: the only chat mapped onto that store
-    assert router.chat_for(entries["s-else"], shop_source) == CHAT
-    home = next(s for s in sources if not s.projects)
-    assert router.chat_for(entries["s-else"], home) == 7  # no chat claims it: the default
+    # an unknown project in the home store, where both chats' projects are: the default
+    assert router.chat_for(entries["s-else"], shop_source) == 7
+    assert len(sources) == 1  # one home store for both chats' projects
     ledger.bind("s-shop", 43, shop_source.key)
     assert router.chat_for(entries["s-shop"], shop_source) == 43  # bound wins
     assert [s.session_id for s, _ in router.find(CHAT, "s-s")] == ["s-sub", "s-shop"]

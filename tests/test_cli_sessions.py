@@ -116,19 +116,21 @@ def test_a_store_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> 
     assert path.read_text() == "my notes, not a database\n"
 
 
-def test_project_store_and_filter(tmp_path: Path) -> None:
+def test_one_home_store_and_the_project_filter(tmp_path: Path) -> None:
     proj = tmp_path / "proj"
     sup = Supervisor.open(proj)
     populate(sup, "in-project", project=str(proj))
+    populate(sup, "in-sub", project=str(proj / "sub"))
     sup.close()
     shared = Supervisor.open()
     populate(shared, "elsewhere", project="/somewhere/else")
     shared.close()
     rows = json.loads(invoke("sessions", "--json", "--project", str(proj)).output)["sessions"]
-    assert [r["session"] for r in rows] == ["in-project"]
+    assert sorted(r["session"] for r in rows) == ["in-project", "in-sub"]
     assert invoke("show", "in-project", "--project", str(proj)).exit_code == 0
     rows = json.loads(invoke("sessions", "--json").output)["sessions"]
-    assert [r["session"] for r in rows] == ["elsewhere"]
+    assert sorted(r["session"] for r in rows) == ["elsewhere", "in-project", "in-sub"]
+    assert not (proj / ".coachloop").exists()
 
 
 def test_watchdog_and_cleanup_flags() -> None:

@@ -73,14 +73,16 @@ def test_a_directory_or_a_corrupt_database_is_a_clear_error(tmp_path: Path) -> N
         SQLiteStore(path)
 
 
-def test_default_paths_follow_project_and_home(
+def test_one_home_store_for_every_project_unless_one_configures_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
     assert default_path() == tmp_path / "home" / "coachloop.db"
-    assert default_path(tmp_path / "proj") == tmp_path / "proj" / ".coachloop" / "coachloop.db"
+    (tmp_path / "proj").mkdir()
     with open_store(project=tmp_path / "proj") as store:
-        assert store.location.endswith("proj/.coachloop/coachloop.db")
+        assert store.location == str(tmp_path / "home" / "coachloop.db")
+    assert list((tmp_path / "proj").iterdir()) == []  # nothing written in the project
+    (tmp_path / "proj" / ".coachloop").mkdir()
     monkeypatch.setenv("COACHLOOP_STORE", f"sqlite://{tmp_path}/env.db")
     with open_store() as store:
         assert store.location == str(tmp_path / "env.db")
@@ -89,6 +91,9 @@ def test_default_paths_follow_project_and_home(
     conf.write_text(f'[store]\nurl = "{tmp_path}/conf.db"\n')
     with open_store(project=tmp_path / "proj") as store:
         assert store.location == str(tmp_path / "conf.db")
+    conf.write_text('[store]\nurl = "own/sessions.db"\n')  # relative: to the project
+    with open_store(project=tmp_path / "proj") as store:
+        assert store.location == str(tmp_path / "proj" / "own" / "sessions.db")
     conf.write_text("[store\nbroken")
     with pytest.raises(StoreError, match=r"config\.toml"):
         open_store(project=tmp_path / "proj")
@@ -164,8 +169,11 @@ def test_redis_first_writers_racing_on_project_end_up_in_one_place(store_spec: o
 def test_a_project_store_is_kept_out_of_git(tmp_path: Path) -> None:
     from coachloop.store import open_store
 
+    (tmp_path / ".coachloop").mkdir()
+    (tmp_path / ".coachloop" / "config.toml").write_text('[store]\nurl = ".coachloop/own.db"\n')
     store = open_store(project=tmp_path)
     try:
+        assert store.location == str(tmp_path / ".coachloop" / "own.db")
         ignore = tmp_path / ".coachloop" / ".gitignore"
         assert ignore.read_text().splitlines()[-1] == "*"
     finally:

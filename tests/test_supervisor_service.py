@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coachloop import snapshots
-from coachloop.config import ConfigError
+from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
@@ -97,12 +97,15 @@ def test_retention_cleanup_runs_at_most_once_an_hour(tmp_path: Path) -> None:
     stale = snapshots.save("old", "complete", {}, root=root)
     ten_days = clock[0] - 10 * 86_400
     os.utime(stale, (ten_days, ten_days))
-    sup.on_stop(StopEvent("s1", text="q?"), DONE)  # the first stop runs the cleanup
+    sup.on_stop(StopEvent("s1", text="q?"), DONE)
+    assert stale.exists()  # a stop never runs maintenance
+    assert sup.maintain().cleanup is not None  # the first step runs the cleanup
     assert not stale.exists()
     again = snapshots.save("old", "complete", {}, root=root)
     os.utime(again, (ten_days, ten_days))
     clock[0] += 600
     sup.on_stop(StopEvent("s1", text="q2?"), DONE)
+    assert sup.maintain().cleanup is None
     assert again.exists()  # within the hour: not again
     other = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=root, clock=lambda: clock[0])
     assert other.maintain().cleanup is None  # the claim is shared through the store
@@ -158,7 +161,7 @@ def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     sup = Supervisor.open(proj)
     assert sup.policy == Policy(1) and sup.retention_days == 2.0
-    assert sup.reads.location == str(proj / ".coachloop" / "coachloop.db")
+    assert sup.reads.location == str(home() / "coachloop.db")  # one store for all projects
     kinds = [sup.on_stop(StopEvent("s", text=f"t{i}"), STATUS).decision.kind for i in range(2)]
     assert kinds == ["continue", "deliver"]
     sup.close()
@@ -188,6 +191,8 @@ def test_maintenance_runs_the_watchdog_and_cleans_stale_sessions(tmp_path: Path)
     sup.on_stop(StopEvent("quiet", text="working", timestamp=clock[0]), STATUS)
     clock[0] += 2 * 3600
     sup.on_stop(StopEvent("busy", text="Which DB?", timestamp=clock[0]), DONE)
+    assert not [e for e in sup.reads.outbox_pending() if e.kind == "alert"]  # not in a stop
+    assert [a.session_id for a in sup.maintain().alerts] == ["quiet"]
     alerts = [e for e in sup.reads.outbox_pending() if e.kind == "alert"]
     assert len(alerts) == 1 and "quiet" in alerts[0].text and "silent for 2.0 h" in alerts[0].text
     clock[0] += 600

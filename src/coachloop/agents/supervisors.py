@@ -69,6 +69,12 @@ def opened(root: Path | None) -> Opened:
     return fresh
 
 
+def entries() -> list[Opened]:
+    """The entries open now, most recently used last (for background maintenance)."""
+    with _lock:
+        return list(_cache.values())
+
+
 def clear() -> None:
     """Forget every cached entry (their stores close once no call uses them)."""
     with _lock:

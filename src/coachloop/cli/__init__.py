@@ -21,6 +21,7 @@ COMMANDS: dict[str, str] = {
     "demo": "coachloop.cli.demo_cmd:demo",
     "sessions": "coachloop.cli.sessions_cmd:sessions",
     "show": "coachloop.cli.sessions_cmd:show",
+    "maintain": "coachloop.cli.maintain_cmd:maintain",
     "say": "coachloop.cli.say_cmd:say",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",

@@ -20,6 +20,7 @@ from coachloop.store.records import EventRecord, OutboxEntry, Write
 
 R = TypeVar("R")
 TxnFn = Callable[[SessionState | None], tuple[Write | None, R]]
+Cursor = tuple[float, str]  # (updated_at, session_id) of the last session of a page
 
 
 class StoreError(RuntimeError):
@@ -46,6 +47,15 @@ class StoreReader(Protocol):
 
     def list_sessions(self, project: str | None = None) -> list[SessionState]:
         """Every session (of `project` when given), most recently active first."""
+        ...
+
+    def session_page(
+        self, limit: int, before: Cursor | None = None, project: str | None = None
+    ) -> list[SessionState]:
+        """At most `limit` sessions (of `project` when given), most recently active first
+        (ties by session id, descending), strictly after the cursor `before`: the
+        (updated_at, session_id) of the last session of the previous page. Reads only the
+        page (an index), so paging a million sessions costs the same per page."""
         ...
 
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
@@ -82,6 +92,11 @@ class Store(StoreReader, Protocol):
 
     def delete_session(self, session_id: str) -> None:
         """Forget a session's state and timeline (pending outbox entries are kept)."""
+        ...
+
+    def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
+        """Delete at most `limit` outbox entries delivered before `sent_before` (unsent
+        ones are never touched); returns how many went."""
         ...
 
     def claim(self, name: str, interval: float, now: float | None = None) -> bool:

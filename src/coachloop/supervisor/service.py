@@ -9,11 +9,12 @@ to the store itself.
 
 Per stop: read the session's stored context to build the judge's input (`context`), let
 the judge run outside any lock (an LLM call may take seconds), then `on_stop` commits the
-decision in one store transaction (state, timeline record, outbox entries), writes the
-lifecycle snapshot, and now and then runs the periodic jobs (`maintain`): the watchdog
-every 5 minutes and the retention cleanup every hour, each claimed in the store so one
-process among many runs it. Snapshot or maintenance failures are logged and never
-change or lose a decision.
+decision in one store transaction (state, timeline record, outbox entries) and writes the
+lifecycle snapshot. The periodic jobs (`maintain`: the watchdog every 5 minutes, the
+retention cleanup every hour, each claimed in the store so one process among many runs
+it) never run inside a stop: the daemon and `serve` run them in the background, in
+steps of bounded work, and `coachloop maintain` on demand. Snapshot or maintenance
+failures are logged and never change or lose a decision.
 """
 
 from __future__ import annotations
@@ -40,12 +41,14 @@ if TYPE_CHECKING:
     from coachloop.config import Settings
     from coachloop.core.record import TurnRecord
     from coachloop.core.verdict import Verdict
-    from coachloop.store.base import Store, StoreReader
+    from coachloop.store.base import Cursor, Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 CLEANUP_CLAIM = "cleanup"
 WATCHDOG_CLAIM = "watchdog"
+PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
+OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
 def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
@@ -82,6 +85,7 @@ class Maintenance:
     alerts: list[watchdog.Alert] = field(default_factory=list)
     cleanup: snapshots.CleanupReport | None = None
     stale: watchdog.Report | None = None
+    trimmed: int = 0  # delivered outbox rows deleted
 
 
 class Supervisor:
@@ -113,7 +117,11 @@ class Supervisor:
         self.watchdog_interval = watchdog_interval
         self.limits = limits or watchdog.Limits()
         self.clock = clock
-        self._next_check = 0.0  # no store round trip for maintenance before this time
+        self._next_walk = 0.0  # no store round trip for a claim before these times
+        self._next_cleanup = 0.0
+        self._walking = False  # a watchdog walk is under way; its place:
+        self._cursor: Cursor | None = None
+        self._trimming = False
 
     @classmethod
     def open(
@@ -178,7 +186,6 @@ class Supervisor:
         if run is not None and run[1] >= self.limits.repeat_threshold:
             found = watchdog.conditions(result.state, event.timestamp, self.limits)
             self.flag(event.session_id, {"repeat": found["repeat"]}, event.timestamp)
-        self.maintain()
         return result
 
     def process(self, event: StopEvent, judge: Callable[[JudgeInput], Verdict]) -> StopResult:
@@ -284,30 +291,72 @@ class Supervisor:
         )
         return StopResult(taken.event_id, decision, state)
 
-    def maintain(self, now: float | None = None) -> Maintenance:
-        """Run the periodic jobs that are due, each claimed in the store so that one
-        process among many runs it per interval: the watchdog check (every
-        `watchdog_interval`) and the retention cleanup (every `cleanup_interval`: old
-        snapshots, then abandoned and forgotten sessions). Never raises."""
+    def maintain(
+        self, now: float | None = None, *, budget: int = PAGE, force: bool = False
+    ) -> Maintenance:
+        """One step of bounded work of the periodic jobs. Never called inside a stop: the
+        daemon and `serve` call it about once a second from the background
+        (`coachloop.server.upkeep`), `coachloop maintain` on demand (`force`: due now,
+        whatever the intervals and claims say). Never raises.
+
+        - The watchdog walk: once per `watchdog_interval` (claimed in the store, so one
+          process among many runs it) a walk over every session starts, newest first;
+          each step reads one page of `budget` sessions by index (`Store.session_page`)
+          and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
+        - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
+          outbox rows older than `OUTBOX_KEEP`, `budget` rows per step until none is left.
+        """
         ts = self.clock() if now is None else now
         done = Maintenance()
-        if ts < self._next_check:
-            return done
-        self._next_check = ts + min(self.watchdog_interval, self.cleanup_interval)
         try:
-            if self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
-                done.alerts = watchdog.check(self, ts)
-            if self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
-                done.cleanup = snapshots.cleanup(
-                    self.retention_days, root=self.snapshot_root, now=ts
-                )
-                done.stale = watchdog.cleanup_stale(self, ts)
-        except Exception:  # maintenance must never break a decision
+            if not self._walking and (force or ts >= self._next_walk):
+                self._next_walk = ts + self.watchdog_interval
+                if force or self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
+                    self._walking, self._cursor = True, None
+            if self._walking:
+                page = self._store.session_page(budget, self._cursor)
+                done.stale = watchdog.sweep(self, page, ts)
+                done.alerts = done.stale.alerts
+                self._walking = len(page) >= budget
+                self._cursor = (page[-1].updated_at, page[-1].session_id) if page else None
+            if not self._trimming and (force or ts >= self._next_cleanup):
+                self._next_cleanup = ts + self.cleanup_interval
+                if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+                    done.cleanup = snapshots.cleanup(
+                        self.retention_days, root=self.snapshot_root, now=ts
+                    )
+                    self._trimming = True
+            if self._trimming:
+                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
+                self._trimming = done.trimmed >= budget
+        except Exception:  # maintenance must never break anything else
             log.exception("supervisor maintenance failed")
+            self._walking, self._trimming = False, False
             return done
         for err in done.cleanup.errors if done.cleanup else ():
             log.warning("snapshot cleanup: %s", err)
         return done
+
+    @property
+    def maintaining(self) -> bool:
+        """A walk or a trim is under way: the next `maintain` step has work."""
+        return self._walking or self._trimming
+
+    def maintain_all(self, now: float | None = None, *, budget: int = PAGE) -> Maintenance:
+        """Every periodic job now, to the end (`coachloop maintain`): forced steps until
+        the walk and the trim are done; returns their sum."""
+        total = Maintenance(stale=watchdog.Report())
+        step = self.maintain(now, budget=budget, force=True)
+        while True:
+            total.alerts += step.alerts
+            if step.stale is not None and total.stale is not None:
+                total.stale.abandoned += step.stale.abandoned
+                total.stale.forgotten += step.stale.forgotten
+            total.cleanup = total.cleanup or step.cleanup
+            total.trimmed += step.trimmed
+            if not self.maintaining:
+                return total
+            step = self.maintain(now, budget=budget)
 
     def _written(
         self,

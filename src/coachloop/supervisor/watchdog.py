@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -152,6 +152,29 @@ def cleanup_stale(
         elif state.status == "running" and idle >= lim.abandon_after:
             why = f"silent for {_span(idle)}: marked abandoned"
             sup.set_status(state.session_id, "abandoned", why, ts)
+            report.abandoned.append(state.session_id)
+    return report
+
+
+def sweep(sup: Supervisor, states: Iterable[SessionState], now: float) -> Report:
+    """`check` and `cleanup_stale` on these sessions only: one page of the walk that
+    `Supervisor.maintain` makes over a store in steps of bounded work."""
+    lim = sup.limits
+    report = Report()
+    for state in states:
+        idle = now - state.updated_at
+        if idle >= lim.forget_after:
+            sup.forget(state.session_id)
+            report.forgotten.append(state.session_id)
+            continue
+        found = conditions(state, now, lim)
+        if found and not all(c in state.flags for c in found):
+            raised = sup.flag(state.session_id, found, now)
+            if raised:
+                report.alerts.append(Alert(state.session_id, raised))
+        if state.status == "running" and idle >= lim.abandon_after:
+            why = f"silent for {_span(idle)}: marked abandoned"
+            sup.set_status(state.session_id, "abandoned", why, now)
             report.abandoned.append(state.session_id)
     return report
 

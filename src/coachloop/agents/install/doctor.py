@@ -40,22 +40,24 @@ def hook_project(project: Path) -> Path | None:
 
 def check_store(project: Path) -> dict[str, Any]:
     """Open (and close) the store the hooks would use for `project`."""
-    from coachloop.store import ENV_STORE, REDIS_SCHEMES, default_path, open_store, store_config
+    from coachloop.store import legacy_path, open_store, resolve
 
     root = hook_project(project)
+    old = legacy_path(root) if root is not None else None
+    waiting = ""
+    if old is not None and old.exists():
+        waiting = f"; {old}, from an older coachloop, is merged in at the next stop"
     try:
-        config = store_config(root)
-        target = os.environ.get(ENV_STORE) or config.get("url") or config.get("path")
-        if not str(target or "").startswith(REDIS_SCHEMES):
-            path = Path(str(target).removeprefix("sqlite://")) if target else default_path(root)
-            if not path.expanduser().exists():  # doctor creates nothing: the first stop will
-                detail = "not created yet (the first stop creates it)"
-                return {"ok": True, "location": redact(str(path)), "detail": detail}
-        store = open_store(project=root)
+        where = resolve(project=root)
+        if where.path is not None and not where.path.exists():
+            # doctor creates nothing: the first stop will
+            detail = "not created yet (the first stop creates it)" + waiting
+            return {"ok": True, "location": redact(str(where.path)), "detail": detail}
+        store = open_store(where.text, prefix=where.prefix)  # as is: no merge, no registry
     except Exception as exc:  # StoreError, or a config file that cannot be read
         return {"ok": False, "location": None, "detail": redact(str(exc))}
     try:
-        return {"ok": True, "location": redact(store.location), "detail": "opens"}
+        return {"ok": True, "location": redact(store.location), "detail": "opens" + waiting}
     finally:
         store.close()
 
