@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from coachloop.core.events import AGENT_LABELS
+from coachloop.core.text import clip
 
 if TYPE_CHECKING:
     from coachloop.store import StoreReader
@@ -70,12 +71,7 @@ def format_entry(
     parts.append(f"session {session_id[:12]}")
     if project:
         parts.append(Path(project).name or project)
-    body = (
-        text
-        if len(text) <= MAX_SHOWN
-        else text[:MAX_SHOWN] + f" [... {len(text) - MAX_SHOWN} more chars]"
-    )
-    body = shown(body).strip() or "(no text)"
+    body = shown(clip(text, MAX_SHOWN)).strip() or "(no text)"
     lines = "\n".join("  " + line for line in body.splitlines())
     return f"-- {' | '.join(parts)} --\n{lines}\n"
 
