@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from coachloop.core.events import AGENT_LABELS
+from coachloop.core.text import clip
 
 if TYPE_CHECKING:
     from coachloop.store import StoreReader
@@ -69,12 +70,7 @@ def format_entry(
     parts.append(f"session {session_id[:12]}")
     if project:
         parts.append(Path(project).name or project)
-    body = (
-        text
-        if len(text) <= MAX_SHOWN
-        else text[:MAX_SHOWN] + f" [... {len(text) - MAX_SHOWN} more chars]"
-    )
-    body = redact_text(body).strip() or "(no text)"
+    body = redact_text(clip(text, MAX_SHOWN)).strip() or "(no text)"
     lines = "\n".join("  " + line for line in body.splitlines())
     return f"-- {' | '.join(parts)} --\n{lines}\n"
 

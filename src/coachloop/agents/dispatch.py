@@ -122,8 +122,8 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
             return steered.decision.text
     from coachloop.record import for_stop
 
-    verdict = ctx.judge.judge(for_stop(context_for(state, event), event))
-    decision = sup.on_stop(event, verdict).decision
+    item = for_stop(context_for(state, event), event)
+    decision = sup.on_stop(event, ctx.judge.judge(item), item.record).decision
     _announce(hook, project, decision)
     if decision.blocks and hook.can_block and hook.kind != "StopFailure":
         return decision.text
