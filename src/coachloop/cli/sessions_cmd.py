@@ -303,17 +303,22 @@ def show(
     finally:
         for store in stores:
             store.close()
+    from coachloop.redaction import redact_value
+
     if as_json:
         payload = {
             "session": state.to_dict(),
             "jobs": [asdict(j) for j in jobs],
             "events": [e.to_dict() for e in events],
         }
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json.dumps(redact_value(payload), indent=2))
         return
     from coachloop.cli.render import emit
 
     ctx = state.context
+    from coachloop.redaction import shown
+
+    # stored texts may predate redaction; agents' texts may hold terminal escapes
     head = [
         f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})",
         f"status {state.status}, auto-continues {state.continues} since the last human "
@@ -323,6 +328,6 @@ def show(
         head.append(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
     if state.flags:
         head.append(f"watchdog flags: {', '.join(state.flags)}")
-    emit([*head, ""])
+    emit([shown(line) for line in [*head, ""]])
     for e in events:
-        emit(_event_lines(e, full))
+        emit([shown(line) for line in _event_lines(e, full)])

@@ -23,7 +23,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from coachloop import snapshots
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
+from coachloop.redaction import redact
 from coachloop.supervisor import steering, watchdog, writes
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
@@ -38,6 +39,8 @@ from coachloop.supervisor.writes import StopResult
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from coachloop.config import Settings
+    from coachloop.core.record import TurnRecord
     from coachloop.core.verdict import Verdict
     from coachloop.store.base import Cursor, Store, StoreReader
 
@@ -58,6 +61,16 @@ def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
     if verdict.type == "error" or event.failed:
         return "error"
     return "complete" if verdict.type == "completion" else "deliver"
+
+
+def redacted_stop(event: StopEvent) -> StopEvent:
+    """`event` with its agent text and error redacted (`coachloop.redaction`): the door
+    every stop passes before it is stored, snapshotted or delivered."""
+    text = redact(event.text)
+    error = redact(event.error) if event.error else event.error
+    if text == event.text and error == event.error:
+        return event
+    return replace(event, text=text, error=error)
 
 
 def retention_days(project: Path | None = None) -> float:
@@ -122,14 +135,21 @@ class Supervisor:
         self._trimming = False
 
     @classmethod
-    def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
-        """The supervisor configured for `project`: its settings (the auto-continue cap),
-        its store (`open_store`) and its snapshot retention (`retention_days`)."""
+    def open(
+        cls,
+        project: Path | str | None = None,
+        *,
+        store: str | None = None,
+        settings: Settings | None = None,
+    ) -> Supervisor:
+        """The supervisor configured for `project`: its settings (the auto-continue cap;
+        `settings` when the caller has read them already), its store (`open_store`) and
+        its snapshot retention (`retention_days`)."""
         from coachloop.config import load_settings
         from coachloop.store import open_store
 
         proj = Path(project) if project else None
-        settings = load_settings(proj)
+        settings = settings or load_settings(proj)
         return cls(
             open_store(store, project=proj),
             Policy.from_settings(settings),
@@ -154,10 +174,15 @@ class Supervisor:
         """The judge's input for `event`, with the session's stored prompt, skill and plan."""
         return context_for(self.state(event.session_id), event)
 
-    def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
+    def on_stop(
+        self, event: StopEvent, verdict: Verdict, record: TurnRecord | None = None
+    ) -> StopResult:
         """Decide and record one judged stop (the policy reads the stop's context:
-        `event.kind` "SubagentStop", `event.can_block`); returns the committed result."""
-        result = writes.record_stop(self._store, event, verdict, self.policy)
+        `event.kind` "SubagentStop", `event.can_block`); returns the committed result.
+        With the turn's `record`, a turn that spun on one tool call `repeat_threshold`
+        times in a row is flagged "repeat" at once (one watchdog alert)."""
+        run = watchdog.tool_run(record)
+        result = writes.record_stop(self._store, event, verdict, self.policy, run)
         self._snapshot(
             event.session_id,
             lifecycle(event, verdict, result.decision),
@@ -169,6 +194,9 @@ class Supervisor:
                 "state": result.state.to_dict(),
             },
         )
+        if run is not None and run[1] >= self.limits.repeat_threshold:
+            found = watchdog.conditions(result.state, event.timestamp, self.limits)
+            self.flag(event.session_id, {"repeat": found["repeat"]}, event.timestamp)
         return result
 
     def process(self, event: StopEvent, judge: Callable[[JudgeInput], Verdict]) -> StopResult:
@@ -176,7 +204,10 @@ class Supervisor:
         return self.on_stop(event, judge(self.context(event)))
 
     def on_human(self, msg: HumanMessage) -> SessionState:
-        """Record a human message: resets the auto-continue count, replaces the prompt."""
+        """Record a human message (redacted first): resets the auto-continue count,
+        replaces the prompt."""
+        if msg.text != (text := redact(msg.text)):
+            msg = replace(msg, text=text)
         state, event_id = writes.record_human(self._store, msg)
         self._snapshot(
             msg.session_id,
@@ -227,10 +258,6 @@ class Supervisor:
         """Change a session's status outside a stop (abandoned, stopped from the chat)."""
         event_id = writes.set_status(self._store, session_id, status, why, now)
         self._written(session_id, "status", event_id, {"status": status, "why": why})
-
-    def record_tool_call(self, session_id: str, signature: str, now: float | None = None) -> int:
-        """Note a tool call; returns how many times in a row this signature was seen."""
-        return writes.record_tool_call(self._store, session_id, signature, now)
 
     def forget(self, session_id: str) -> None:
         """Forget a session's state and timeline (the retention cleanup)."""
