@@ -1,4 +1,8 @@
-"""Session snapshots: one JSON file per lifecycle event, redacted, with a retention that runs.
+"""Redaction of lifecycle records, and the snapshot files of older versions.
+
+Lifecycle records now live in the store (`coachloop.snapshot_pack`: packed and redacted
+once, exported as files on demand). This module keeps `redact`/`redact_text`, and the
+file format older versions wrote per event, whose files `cleanup` still ages out:
 
 Layout: `$COACHLOOP_HOME/sessions/<session>/<UTC time with microseconds>_<event>.json`,
 events "resume", "auto_continue", "deliver", "error", "complete". A file is written to a

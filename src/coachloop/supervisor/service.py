@@ -31,6 +31,8 @@ from coachloop import snapshots
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
+from coachloop.snapshot_pack import pack
+from coachloop.store.records import Life, verdict_dict
 from coachloop.supervisor import steering, watchdog, writes
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
@@ -84,6 +86,7 @@ class Maintenance:
     cleanup: snapshots.CleanupReport | None = None
     stale: watchdog.Report | None = None
     trimmed: int = 0  # delivered outbox rows deleted
+    records: int = 0  # lifecycle records past the retention deleted
 
 
 class Supervisor:
@@ -157,19 +160,25 @@ class Supervisor:
     def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
         """Decide and record one judged stop (the policy reads the stop's context:
         `event.kind` "SubagentStop", `event.can_block`); returns the committed result."""
-        result = writes.record_stop(self._store, event, verdict, self.policy)
-        self._snapshot(
-            event.session_id,
-            lifecycle(event, verdict, result.decision),
-            {
-                "event_id": result.event_id,
+        now = self.clock()
+
+        def life(decision: Decision, new: SessionState) -> Life | None:
+            if not self.snapshots_on:
+                return None
+            label = lifecycle(event, verdict, decision)
+            data: dict[str, object] = {
                 "stop": event.to_dict(),
-                "verdict": verdict.to_dict(),
-                "decision": result.decision.to_dict(),
-                "state": result.state.to_dict(),
-            },
-        )
-        return result
+                "verdict": verdict_dict(verdict),
+                "decision": decision.to_dict(),
+                "state": new.to_dict(),
+            }
+            try:
+                return Life(label, pack(event.session_id, label, data, now), now)
+            except Exception:  # a lost record must never lose the decision
+                log.exception("could not save the %s snapshot of %s", label, event.session_id)
+                return None
+
+        return writes.record_stop(self._store, event, verdict, self.policy, life)
 
     def process(self, event: StopEvent, judge: Callable[[JudgeInput], Verdict]) -> StopResult:
         """Judge `event` with its session context, then `on_stop`."""
@@ -315,7 +324,9 @@ class Supervisor:
                     self._trimming = True
             if self._trimming:
                 done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
-                self._trimming = done.trimmed >= budget
+                keep = self.retention_days * 86_400
+                done.records = self._store.trim_lifecycle(ts - keep, budget)
+                self._trimming = max(done.trimmed, done.records) >= budget
         except Exception:  # maintenance must never break anything else
             log.exception("supervisor maintenance failed")
             self._walking, self._trimming = False, False
@@ -341,6 +352,7 @@ class Supervisor:
                 total.stale.forgotten += step.stale.forgotten
             total.cleanup = total.cleanup or step.cleanup
             total.trimmed += step.trimmed
+            total.records += step.records
             if not self.maintaining:
                 return total
             step = self.maintain(now, budget=budget)
@@ -365,7 +377,12 @@ class Supervisor:
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
         if not self.snapshots_on:
             return
+        now = self.clock()
+        body = dict(data)
+        event_id = body.pop("event_id", 0)
         try:
-            snapshots.save(session_id, label, data, root=self.snapshot_root, now=self.clock())
-        except (OSError, ValueError, TypeError):
+            packed = pack(session_id, label, body, now)
+            ident = event_id if isinstance(event_id, int) else 0
+            self._store.save_life(session_id, Life(label, packed, now, ident))
+        except Exception:  # a lost record must never lose the change it records
             log.exception("could not save the %s snapshot of session %s", label, session_id)
