@@ -13,7 +13,7 @@ from coachloop.core.verdict import Verdict
 from coachloop.store import JobSummary, Store, StoreError, UnknownSession
 from coachloop.store.records import job_summaries
 from coachloop.supervisor import Policy, Supervisor, writes
-from coachloop.supervisor.writes import record_human, record_stop, record_tool_call
+from coachloop.supervisor.writes import record_human, record_stop
 
 STATUS = Verdict(
     "status", 0.9, "mid-work", "rules", route="continue", coaching_message="[System Coach] go"
@@ -103,7 +103,6 @@ def test_unknown_session_is_a_clear_error(store: Store) -> None:
     for call in (
         lambda: store.get_session("nope"),
         lambda: store.timeline("nope"),
-        lambda: record_tool_call(store, "nope", "Bash:1"),
         lambda: flag(store, "nope", {"silent": "x"}),
         lambda: set_status(store, "nope", "abandoned", "why"),
     ):
@@ -135,12 +134,16 @@ def test_flags_are_raised_once_as_one_alert(store: Store) -> None:
     assert set(store.get_session("s1").flags) == {"running", "repeat"}
 
 
-def test_tool_calls_count_repeats(store: Store) -> None:
-    record_stop(store, ev("s1", "x"), QUESTION)
-    assert [record_tool_call(store, "s1", "Bash:ls") for _ in range(3)] == [1, 2, 3]
+def test_a_stop_keeps_the_turns_longest_tool_run(store: Store) -> None:
+    record_stop(store, ev("s1", "x"), QUESTION, tool_run=("Bash:ls", 3))
+    st = store.get_session("s1")
+    assert (st.tool_signature, st.tool_repeats) == ("Bash:ls", 3)
     flag(store, "s1", {"repeat": "r"})
-    assert record_tool_call(store, "s1", "Read:a") == 1
-    assert "repeat" not in store.get_session("s1").flags
+    record_stop(store, ev("s1", "y", 1001), QUESTION)  # no record read: nothing changes
+    assert "repeat" in store.get_session("s1").flags
+    record_stop(store, ev("s1", "z", 1002), QUESTION, tool_run=("Read:a", 1))
+    st = store.get_session("s1")
+    assert (st.tool_signature, st.tool_repeats) == ("Read:a", 1) and "repeat" not in st.flags
 
 
 def test_status_change_delete_and_claim(store: Store) -> None:
@@ -196,3 +199,18 @@ def test_jobs_are_summarised_from_the_timeline(store: Store) -> None:
     assert (j2.job_id, j2.status, j2.stops, j2.delivered) == ("j2", "open", 1, 1)
     with pytest.raises(UnknownSession):
         jobs(store, "nope")
+
+
+def test_a_long_message_keeps_its_closing_evidence_in_the_timeline(store: Store) -> None:
+    from coachloop.core.text import clip
+    from coachloop.store.records import MAX_STORED_TEXT
+
+    text = "Start of the report.\n" + "x" * 80_000 + "\nRan pytest: 42 passed in 1.3s."
+    record_stop(store, ev("s1", text), QUESTION)
+    [rec] = store.timeline("s1")
+    assert rec.text.startswith("Start of the report.")
+    assert rec.text.endswith("42 passed in 1.3s.")
+    assert f"[... {len(text) - MAX_STORED_TEXT} characters cut by coachloop ...]" in rec.text
+    assert clip("abcdefghij", 4) == "ab\n\n[... 6 characters cut by coachloop ...]\n\nij"
+    assert clip("abcdefghij", 4, head=1, marker="|{n}|") == "a|6|hij"
+    assert clip("short", 10) == "short" and clip("any", 0) == "any"

@@ -12,7 +12,7 @@ from coachloop.core.verdict import Verdict
 from coachloop.store import Store
 from coachloop.supervisor import Supervisor, watchdog
 from coachloop.supervisor.watchdog import Limits, tool_signature
-from coachloop.supervisor.writes import record_human, record_stop, record_tool_call
+from coachloop.supervisor.writes import record_human, record_stop
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 QUESTION = Verdict("question", 0.9, "asks", "rules")
@@ -63,8 +63,12 @@ def test_long_runs_and_repeated_tool_calls_come_as_one_alert(store: Store) -> No
     record_human(store, HumanMessage("s1", "build it", timestamp=T0))
     record_stop(store, StopEvent("s1", text="step", timestamp=T0 + 4 * HOUR + 50 * MIN), STATUS)
     sig = tool_signature("Bash", {"command": "pytest -x"})
-    for _ in range(5):
-        record_tool_call(store, "s1", sig, T0 + 4 * HOUR + 55 * MIN)
+    record_stop(
+        store,
+        StopEvent("s1", text="again", timestamp=T0 + 4 * HOUR + 55 * MIN),
+        STATUS,
+        tool_run=(sig, 5),
+    )
     [alert] = check(store, T0 + 5 * HOUR)
     assert alert.conditions == ("running", "repeat")
     [text] = alerts(store)
@@ -114,3 +118,22 @@ def test_signatures_and_limits() -> None:
         Limits(repeat_threshold=1)
     with pytest.raises(ValueError):
         Limits(silent_after=0)
+
+
+def test_a_turn_spinning_on_one_tool_call_is_alerted_at_its_stop(store: Store) -> None:
+    """Wired from the turn's record: 5 identical calls in a row raise "repeat" at once."""
+    from coachloop.core.record import ToolCall, TurnRecord
+
+    pytest_x = ToolCall("Bash", "command", "pytest -x", exit_code=1)
+    calls = (ToolCall("Read", "read", "src/a.py"), *[pytest_x] * 5, ToolCall("Read", "read", "b"))
+    record = TurnRecord("claude-transcript", calls)
+    assert watchdog.tool_run(record) == (tool_signature("Bash", "pytest -x"), 5)
+    assert watchdog.tool_run(TurnRecord.unusable("x", "stale")) is None
+    sup = Supervisor(store, snapshots_on=False, clock=lambda: T0)
+    sup.on_stop(StopEvent("s1", text="still failing", timestamp=T0), STATUS, record)
+    [text] = alerts(store)
+    assert "repeated the same tool call 5 times in a row" in text
+    assert store.get_session("s1").flags == ("repeat",)
+    short = TurnRecord("claude-transcript", (pytest_x,) * 4)
+    sup.on_stop(StopEvent("s2", text="still failing", timestamp=T0), STATUS, short)
+    assert len(alerts(store)) == 1  # 4 in a row: under the threshold

@@ -7,10 +7,10 @@ directory grows a file per stop, and retention is a bounded delete on an index.
 
 `pack(session_id, label, data, now)` turns the record into compact JSON, redacted, and
 compresses it with a small deflate window (a default zlib stream costs more to set up
-than to fill for a record of a few KB). Redaction runs once over the whole serialized
-record (`_maybe_secret`: literals and two short patterns, a superset of what
-`snapshots.redact` changes, field names included); only a record it flags is redacted
-field by field (`snapshots.redact`), so the result always equals `redact(record)`.
+than to fill for a record of a few KB). Redaction is one pass of `coachloop.redaction`
+over the whole serialized record (the texts an agent or a human wrote were redacted
+already, at the supervisor's door; this pass catches secrets anywhere else); when a
+replacement would break the JSON, the record is redacted field by field instead.
 `unpack` reverses it; `export(records, folder)` writes them as the JSON files
 `coachloop show --snapshot` hands to a user. Standard library only (the hook path).
 """
@@ -18,7 +18,6 @@ field by field (`snapshots.redact`), so the result always equals `redact(record)
 from __future__ import annotations
 
 import json
-import re
 import zlib
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
@@ -29,34 +28,24 @@ if TYPE_CHECKING:
     from coachloop.store.records import Life
 
 _WBITS, _MEM = 11, 3  # a 2 KB window: set-up costs microseconds, not a quarter millisecond
-# Every string `snapshots.redact_text` changes, and every secret-named field, holds one
-# of these in the lowercased JSON (its patterns relaxed: word boundaries and digit counts
-# dropped; no pattern needs a character JSON escapes): one look at the record decides
-# whether any field needs the field-by-field redaction.
-_NEEDLES = ("sk-", "akia", "authorization", "bearer", "key", "token", "secret", "passw")
-_NEEDLES_TOO = ("credential",)
-_GITHUB = re.compile(r"gh[pousr]_")
-_TELEGRAM = re.compile(r":[a-z0-9_\-]{30}")
-
-
-def _maybe_secret(low: str) -> bool:
-    return (
-        any(n in low for n in _NEEDLES + _NEEDLES_TOO)
-        or _GITHUB.search(low) is not None
-        or _TELEGRAM.search(low) is not None
-    )
 
 
 def pack(session_id: str, label: str, data: Mapping[str, Any], now: float) -> bytes:
     """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated."""
+    from coachloop.redaction import redact, redact_value
+
     body = {"session_id": session_id, "event": label, "saved_at": now, **data}
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
-    if _maybe_secret(text.lower()):
-        from coachloop.snapshots import redact
-
-        text = json.dumps(redact(body), ensure_ascii=False, separators=(",", ":"), default=str)
+    clean = redact(text)  # one compiled pass over the whole record
+    if clean != text:
+        try:
+            json.loads(clean)
+        except ValueError:  # a replacement crossed the JSON syntax: field by field
+            clean = json.dumps(
+                redact_value(body), ensure_ascii=False, separators=(",", ":"), default=str
+            )
     squeeze = zlib.compressobj(1, zlib.DEFLATED, _WBITS, _MEM)
-    return squeeze.compress(text.encode()) + squeeze.flush()
+    return squeeze.compress(clean.encode()) + squeeze.flush()
 
 
 def unpack(blob: bytes) -> dict[str, Any]:

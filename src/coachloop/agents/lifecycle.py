@@ -20,11 +20,10 @@ from typing import TYPE_CHECKING
 from coachloop.agents import delivery
 from coachloop.agents.payload import Hook
 from coachloop.core.events import AGENT_LABELS
+from coachloop.core.text import NOTE
 
 if TYPE_CHECKING:
     from coachloop.supervisor import Supervisor
-
-NOTE = "[coachloop]"
 
 
 def notice(sup: Supervisor, hook: Hook, project: str) -> None:

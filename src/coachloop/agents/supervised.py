@@ -170,9 +170,11 @@ class SupervisedRunner:
                     turn.session_id, prompt, project=self.project_name, agent=self.agent_name
                 )
             )
+        from coachloop.redaction import redact
+
         event = StopEvent(
             turn.session_id,
-            text=turn.result,
+            text=redact(turn.result),  # the judge (maybe a remote model) never sees secrets
             agent=self.agent_name,
             project=self.project_name,
             cwd=str(self.workdir),
@@ -180,8 +182,9 @@ class SupervisedRunner:
             job_id=turn.uuid,
             error=turn.error,
         )
-        verdict = self.judge.judge(_with_record(sup.context(event), turn, prompt))
-        result = sup.on_stop(event, verdict)
+        item = _with_record(sup.context(event), turn, prompt)
+        verdict = self.judge.judge(item)
+        result = sup.on_stop(event, verdict, item.record)
         return JudgedTurn(turn, verdict, result.decision, result.event_id, "runner")
 
     # -- the hook's record ------------------------------------------------------------
@@ -195,7 +198,9 @@ class SupervisedRunner:
         return [r for r in timeline if r.ts >= since]
 
     def _adopt(self, turn: TurnResult, records: list[EventRecord]) -> JudgedTurn | None:
-        final = turn.result.strip()
+        from coachloop.redaction import redact
+
+        final = redact(turn.result).strip()  # the hook stored the stop redacted
         for record in reversed(records):
             if record.kind != "stop" or record.verdict is None:
                 continue

@@ -87,7 +87,7 @@ def _open(root: Path | None) -> Opened:
     from coachloop.supervisor import Supervisor
 
     settings = load_settings(root)
-    sup = Supervisor.open(root)
+    sup = Supervisor.open(root, settings=settings)
     entry = Opened(sup, settings, make_judge(settings))
     return Opened(sup, settings, entry.judge, _file_id(entry))
 

@@ -23,6 +23,7 @@ COMMANDS: dict[str, str] = {
     "show": "coachloop.cli.sessions_cmd:show",
     "maintain": "coachloop.cli.maintain_cmd:maintain",
     "say": "coachloop.cli.say_cmd:say",
+    "upgrade": "coachloop.cli.upgrade_cmd:upgrade",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
     "dashboard": "coachloop.cli.dashboard_cmd:dashboard",

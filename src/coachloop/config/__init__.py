@@ -3,6 +3,12 @@
 Files, later ones overriding earlier ones: `$COACHLOOP_HOME/config.toml` (user) and
 `<project>/.coachloop/config.toml`. Environment variables win over both. Only the
 standard library is used: this module is on the hook path.
+
+Each file is parsed once per process and content: every reader (the settings, the
+store's and the snapshots' tables) takes the parsed document from `_DOCUMENTS`, kept
+with the text it was parsed from, so an edited file is parsed again (the warm daemon
+lives for hours) and an unchanged one never is (reading a small file costs microseconds,
+parsing it a hundred times more).
 """
 
 from __future__ import annotations
@@ -41,13 +47,29 @@ def config_documents(
     if project is not None:
         files.append(project / ".coachloop" / "config.toml")
     for path in files:
-        if not path.is_file():
-            continue
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = _document(path)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise error(f"{path}: {exc}") from exc
-        yield path, data.get("coachloop", data)
+        if data is not None:
+            yield path, data.get("coachloop", data)
+
+
+_DOCUMENTS: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def _document(path: Path) -> dict[str, Any] | None:
+    """The parsed TOML file at `path` (None: no such regular file), parsed once per
+    content. Callers must not mutate the result."""
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    cached = _DOCUMENTS.get(path)
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    data = tomllib.loads(text)
+    _DOCUMENTS[path] = (text, data)
+    return data
 
 
 @dataclass(frozen=True, slots=True)

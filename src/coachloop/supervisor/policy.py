@@ -52,6 +52,7 @@ from coachloop.core.session import (
     drop,
     when,
 )
+from coachloop.core.text import NOTE
 
 if TYPE_CHECKING:
     from coachloop.config import Settings
@@ -60,7 +61,6 @@ if TYPE_CHECKING:
 CLAUDE_CODE_BLOCK_CAP = 8  # Claude Code ends a turn itself after 8 consecutive blocks
 PLAIN_CONTINUE = "continue"
 MAX_PROMPT_CHARS = 8_000  # the stored prompt is read and written at every stop
-NOTE = "[coachloop]"
 SUBAGENT_DROP = "subagent output goes back to its parent agent, not to the human"
 
 

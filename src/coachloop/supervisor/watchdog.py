@@ -7,15 +7,15 @@ alert. Conditions:
 
 - "silent": a running session with no event for `silent_after` seconds;
 - "running": a run (since the last human message) longer than `max_running`;
-- "repeat": the same tool call `repeat_threshold` times in a row (tool calls are noted
-  with `Store.record_tool_call(session_id, tool_signature(name, input))`);
+- "repeat": the same tool call `repeat_threshold` times in a row within a turn (read
+  from the turn's record at its stop: `tool_run`; the supervisor flags it right there);
 - "errors": a failed session whose run of errors never ended, so the held-back errors
   are summarised instead of lost.
 
-Flags clear themselves: "silent" at the next stop, "repeat" at a different tool call, all
-of them at the next human message. `cleanup_stale` marks running sessions silent for
-`abandon_after` as "abandoned" (so nothing keeps waking them) and forgets sessions idle
-for `forget_after`. `run` does both. Standard library only.
+Flags clear themselves: "silent" at the next stop, "repeat" at a stop whose turn's
+longest run is of another call, all of them at the next human message. `cleanup_stale`
+marks running sessions silent for `abandon_after` as "abandoned" (so nothing keeps
+waking them) and forgets sessions idle for `forget_after`. `run` does both. Standard library only.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from coachloop.core.session import when
 
 if TYPE_CHECKING:
+    from coachloop.core.record import TurnRecord
     from coachloop.core.session import SessionState
     from coachloop.supervisor.service import Supervisor
 
@@ -72,6 +73,22 @@ def tool_signature(tool: str, tool_input: Mapping[str, Any] | str | None = None)
     """A stable fingerprint of one tool call (name plus canonical JSON of its input)."""
     payload = json.dumps([tool, tool_input], sort_keys=True, default=str, ensure_ascii=False)
     return f"{tool}:{hashlib.sha1(payload.encode()).hexdigest()[:16]}"
+
+
+def tool_run(record: TurnRecord | None) -> tuple[str, int] | None:
+    """The longest run of one identical tool call in the turn's record (the same tool
+    on the same target: command line, path): (signature, length). None when the record
+    is missing, unusable or has no call. The first of equally long runs wins."""
+    if record is None or not record.usable or not record.calls:
+        return None
+    best: tuple[str, int] | None = None
+    sig, n = "", 0
+    for call in record.calls:
+        this = tool_signature(call.tool, call.target)
+        sig, n = (sig, n + 1) if this == sig else (this, 1)
+        if best is None or n > best[1]:
+            best = (sig, n)
+    return best
 
 
 def _span(seconds: float) -> str:

@@ -55,11 +55,16 @@ def record_stop(
     event: StopEvent,
     verdict: Verdict,
     policy: Policy | None = None,
+    tool_run: tuple[str, int] | None = None,
+    *,
     life: LifeFn | None = None,
 ) -> StopResult:
     """Decide on `event` with the policy and commit the new state, one "stop" record and
-    its outbox messages in one transaction (the session is created when new); `life`
-    makes the stop's lifecycle record from the decision and new state, committed with it."""
+    its outbox messages in one transaction (the session is created when new).
+    `tool_run` is the turn's longest run of one tool call (`watchdog.tool_run`), kept in
+    the state for the watchdog; a run of another call clears "repeat", and None (no
+    record read) leaves both alone. `life` makes the stop's lifecycle record from the
+    decision and new state, committed with it."""
     pol = policy or Policy()
 
     def fn(state: SessionState | None) -> tuple[Write, tuple[Decision, SessionState]]:
@@ -71,6 +76,7 @@ def record_stop(
             cwd=event.cwd,
         )
         decision, new = decide(current, event, verdict, pol)
+        new = _tool_run(new, tool_run)
         record = EventRecord(
             id=0,
             session_id=event.session_id,
@@ -91,6 +97,16 @@ def record_stop(
 
     (decision, new), ids = store.transact(event.session_id, fn, project=event.project)
     return StopResult(ids[0], decision, new)
+
+
+def _tool_run(state: SessionState, run: tuple[str, int] | None) -> SessionState:
+    if run is None:
+        return state
+    signature, count = run
+    flags = state.flags
+    if signature != state.tool_signature:
+        flags = tuple(f for f in flags if f != "repeat")
+    return replace(state, tool_signature=signature, tool_repeats=count, flags=flags)
 
 
 def record_human(store: Store, msg: HumanMessage) -> tuple[SessionState, int]:
@@ -145,26 +161,6 @@ def flag(
 
     raised, ids = store.transact(session_id, fn)
     return raised, (ids[0] if ids else None)
-
-
-def record_tool_call(
-    store: Store, session_id: str, signature: str, now: float | None = None
-) -> int:
-    """Note a tool call; returns how many times in a row this signature was seen.
-    A different signature clears the session's "repeat" watchdog flag."""
-    ts = time.time() if now is None else now
-
-    def fn(state: SessionState | None) -> tuple[Write, int]:
-        st = _existing(store, session_id, state)
-        if st.tool_signature == signature:
-            new = replace(st, tool_repeats=st.tool_repeats + 1)
-        else:
-            flags = tuple(f for f in st.flags if f != "repeat")
-            new = replace(st, tool_signature=signature, tool_repeats=1, flags=flags)
-        new = replace(new, updated_at=max(st.updated_at, ts))
-        return Write(new), new.tool_repeats
-
-    return store.transact(session_id, fn)[0]
 
 
 def set_status(
