@@ -35,9 +35,15 @@ from typing import Literal
 
 from coachloop.duel import baseline, testcmd, workdir, workspace
 from coachloop.duel.baseline import Baseline
-from coachloop.duel.coaches import Coach, CoachContext, CoachError, CoachReply
-from coachloop.duel.decision import Decision, DecisionError, enforce, invalid_answer, parse_answer
-from coachloop.duel.evidence import Evidence, gather
+from coachloop.duel.coaches import CoachContext, CoachError, CoachReply, DuelCoach
+from coachloop.duel.decision import (
+    CoachDecision,
+    DecisionError,
+    enforce,
+    invalid_answer,
+    parse_answer,
+)
+from coachloop.duel.evidence import TurnEvidence, gather
 from coachloop.duel.files import Coordination, ReportRead, default_root, default_task_id
 from coachloop.duel.players import Player, PlayerRun, PlayerUnavailable, TurnInput
 from coachloop.duel.reach import Guard
@@ -74,8 +80,8 @@ class TurnRecord:
 
     turn: int
     player: PlayerRun
-    evidence: Evidence
-    decision: Decision
+    evidence: TurnEvidence
+    decision: CoachDecision
     coach_reply: CoachReply | None
     coach_seconds: float
     seconds: float
@@ -108,7 +114,7 @@ class DuelResult:
 _NOISE = re.compile(r"0x[0-9a-f]+|\bin \d+(?:\.\d+)?\s?s\b|\d+\.\d+s\b", re.I)
 
 
-def feedback_key(decision: Decision) -> str:
+def feedback_key(decision: CoachDecision) -> str:
     """What makes two feedback decisions "the same": their items' severities and issues,
     ignoring case, spacing, addresses and durations."""
     parts = sorted(
@@ -135,7 +141,7 @@ class _Setup:
     files: Coordination
     tools: CoachTools
     player: Player
-    coach: Coach
+    coach: DuelCoach
     start: workspace.Snapshot
     requirements: Path
     requirements_text: str
@@ -144,7 +150,7 @@ class _Setup:
     baseline: Baseline | None
 
 
-def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Coach) -> _Setup:
+def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: DuelCoach) -> _Setup:
     project = config.project.resolve()
     requirements = config.requirements.resolve()
     exclude = _exclusions(project, files.root)
@@ -182,7 +188,7 @@ def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Coa
 def run_duel(
     config: DuelConfig,
     player: Player,
-    coach: Coach,
+    coach: DuelCoach,
     *,
     on_turn: Callable[[TurnRecord], None] | None = None,
 ) -> DuelResult:
