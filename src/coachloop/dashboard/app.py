@@ -258,16 +258,9 @@ class Dashboard:
         return self.page("stats.html", counts=self.data.counts(days), days=days)
 
     def _snapshot(self, session_id: str, name: str) -> Response:
-        from coachloop import snapshots
-        from coachloop.redaction import redact_value
-
-        matches = [p for p in snapshots.list_snapshots(session_id) if p.name == name]
-        if not matches:
+        body = self.data.snapshot(session_id, name)
+        if body is None:
             return self.page("error.html", 404, message=f"no snapshot {name!r}")
-        try:
-            body = redact_value(snapshots.load(matches[0]))
-        except snapshots.SnapshotError as exc:
-            return self.page("error.html", 404, message=str(exc))
         redact = self.data.redact
         shown = redact(json.dumps(body, indent=2, ensure_ascii=False, default=str))
         return self.page("snapshot.html", session_id=session_id, name=name, body=shown)

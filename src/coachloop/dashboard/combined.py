@@ -21,6 +21,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
+from typing import Any
 
 from coachloop.dashboard.data import DashboardData
 from coachloop.dashboard.views import (
@@ -145,6 +146,13 @@ class Combined:
 
     def item(self, session_id: str, event_id: int) -> TimelineItem:
         return self._owner(session_id).item(session_id, event_id)
+
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
+        try:
+            owner = self._owner(session_id)
+        except UnknownSession:
+            return None
+        return owner.snapshot(session_id, name)
 
     # --- counts -----------------------------------------------------------------------------
     def counts(self, days: int) -> Counts:
