@@ -119,26 +119,11 @@ def _row(state: SessionState, cap: int, now: float) -> dict[str, Any]:
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"coachloop sessions ({len(rows)})")
-    table.add_column("session", overflow="fold", min_width=12)
-    for col in ("agent", "project", "status", "continues", "last verdict", "age", "idle"):
-        table.add_column(col, no_wrap=col != "project", overflow="fold")
-    for r in rows:
-        status = r["status"] + (f" [{','.join(r['flags'])}]" if r["flags"] else "")
-        table.add_row(
-            r["session"],
-            r["agent"],
-            r["project"] or "-",
-            status,
-            f"{r['continues']}/{r['cap']}",
-            r["last_verdict"] or "-",
-            _age(r["age_seconds"]),
-            _age(r["idle_seconds"]),
-        )
-    width = None if sys.stdout.isatty() else 160  # pipes get full rows, not 80 columns
-    Console(highlight=False, markup=False, emoji=False, width=width).print(table)
+    from coachloop.cli.render import sessions_table
+
+    # a terminal gets its width and colour; a pipe gets 80 plain columns
+    Console(highlight=False, emoji=False).print(sessions_table(rows, _age))
 
 
 @click.command("sessions")
@@ -288,12 +273,6 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
     return lines
 
 
-def _say(line: str) -> None:
-    from coachloop.redaction import shown
-
-    click.echo(shown(line))
-
-
 @click.command("show")
 @click.argument("session_id")
 @click.option(
@@ -379,20 +358,24 @@ def show(
         }
         click.echo(json.dumps(redact_value(payload), indent=2))
         return
+    from coachloop.cli.render import emit
+
     ctx = state.context
-    say = _say  # stored texts may predate redaction; agents' texts may hold escapes
-    say(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
-    say(
-        f"status {state.status}, auto-continues {state.continues} since the last human message, "
-        f"{state.stops} stops, last verdict {state.last_verdict or '-'}"
-    )
+    from coachloop.redaction import shown
+
+    # stored texts may predate redaction; agents' texts may hold terminal escapes
+    head = [
+        f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})",
+        f"status {state.status}, auto-continues {state.continues} since the last human "
+        f"message, {state.stops} stops, last verdict {state.last_verdict or '-'}",
+    ]
     if ctx.skill or ctx.plan_file:
-        say(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
+        head.append(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
     if state.flags:
-        say(f"watchdog flags: {', '.join(state.flags)}")
-    say("")
+        head.append(f"watchdog flags: {', '.join(state.flags)}")
+    head.append("")
     if older:
-        say(f"(older events not shown: the last {limit}; --limit N or --all for more)")
+        head.append(f"(older events not shown: the last {limit}; --limit N or --all for more)")
+    emit([shown(line) for line in head])
     for e in events:
-        for line in _event_lines(e, full):
-            say(line)
+        emit([shown(line) for line in _event_lines(e, full)])
