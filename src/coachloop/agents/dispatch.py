@@ -17,6 +17,9 @@ back with (None: let it stop). Per action:
   coaching).
 - "tool": a tool call ended in a running turn; returns the human's queued messages
   (`coachloop.supervisor.steering`) to add to the turn, or None.
+- "pretool": a tool call is about to run; when the human asked to stop (`/stop`), the
+  turn ends here (returns the note; `supervisor.stopping`), else None. A stop of a
+  session marked to stop is decided but never continued.
 - "notice", "start", "end": see `coachloop.agents.lifecycle`.
 
 At a stop of the main agent, messages the human queued during the turn come first: the
@@ -87,6 +90,8 @@ def run(hook: Hook) -> str | None:
         return _stop(ctx, hook, project)
     if hook.action == "tool":
         return _tool(ctx, hook)
+    if hook.action == "pretool":
+        return _pretool(ctx, hook)
     if hook.action == "prompt":
         _prompt(ctx, hook, project)
     elif hook.action == "notice":
@@ -131,6 +136,10 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
     if hook.kind == "SubagentStop":
         result = sup.store.record_stop(event, verdict, sup.policy, _subagent_step)
         sup.maintain()
+    elif state is not None and state.stop_requested is not None:
+        from coachloop.supervisor.stopping import stopped_step
+
+        result = sup.store.record_stop(event, verdict, sup.policy, stopped_step)
     elif not hook.can_block:
         result = sup.store.record_stop(event, verdict, sup.policy, _no_continue_step)
         sup.maintain()
@@ -214,6 +223,17 @@ def _tool(ctx: Opened, hook: Hook) -> str | None:
         return None  # the common case: one read, nothing written
     where = f"after a tool call ({hook.detail})" if hook.detail else "after a tool call"
     return ctx.supervisor.steer_mid_turn(hook.session_id, where).text or None
+
+
+def _pretool(ctx: Opened, hook: Hook) -> str | None:
+    state = state_of(ctx.supervisor.store, hook.session_id)
+    if state is None or state.stop_requested is None:
+        return None
+    where = f"before a tool call ({hook.detail})" if hook.detail else "before a tool call"
+    note = ctx.supervisor.stop_now(hook.session_id, where)
+    if note is not None:
+        delivery.announce(hook.session_id, hook.agent, hook.cwd, [("notice", note)])
+    return note
 
 
 # --- human prompts, notices, session start and end -----------------------------------

@@ -23,7 +23,7 @@ from coachloop import snapshots, watchdog
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState
-from coachloop.supervisor import steering
+from coachloop.supervisor import steering, stopping
 from coachloop.supervisor.policy import Policy, context_for
 
 if TYPE_CHECKING:
@@ -198,6 +198,15 @@ class Supervisor:
             {"event_id": taken.event_id, "stop": event.to_dict(), "injected": taken.text},
         )
         return StopResult(taken.event_id, decision, state)
+
+    def request_stop(self, session_id: str, note: str = stopping.DEFAULT_NOTE) -> int:
+        """Mark the session to end its turn at its next tool call or stop (`/stop`);
+        returns how many queued messages were dropped. See `supervisor.stopping`."""
+        return stopping.request(self.store, session_id, note, self.clock())
+
+    def stop_now(self, session_id: str, where: str) -> str | None:
+        """End a turn marked to stop, here; returns the note delivered (None: no mark)."""
+        return stopping.consume(self.store, session_id, where, self.clock())
 
     def maintain(self, now: float | None = None) -> Maintenance:
         """Run the periodic jobs that are due, each claimed in the store so that one
