@@ -25,6 +25,7 @@ from typing import Any
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.store import StoreError, open_store
+from coachloop.supervisor.writes import record_human, record_stop
 
 STATUS = Verdict(
     "status", 0.9, "mid-work", "rules", route="continue", coaching_message="[System Coach] go on"
@@ -44,13 +45,13 @@ def drive(
         for i in range(decisions):
             sid = f"bench-{worker}-{i % sessions}"
             if i % 10 == 9:  # every tenth step a human reply resets the cap
-                store.record_human(HumanMessage(sid, "keep going", source="chat"))
+                record_human(store, HumanMessage(sid, "keep going", source="chat"))
                 continue
             verdict = QUESTION if i % 7 == 0 else STATUS
             event = StopEvent(
                 sid, text=f"{text} step {i}", job_id=f"job-{i}", project="/bench/proj"
             )
-            store.record_stop(event, verdict)
+            record_stop(store, event, verdict)
         return start, time.perf_counter()
     finally:
         store.close()

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coachloop.store import EventRecord, StoreBase, open_store
+from coachloop.store import EventRecord, Store, open_store
 from coachloop.testing import ScriptedModel
 from e2e_support import CALC, TEST_CALC, git
 from install_support import SCRIPT
@@ -117,7 +117,7 @@ class Sandbox:
         return CliRun(done.returncode, done.stdout, done.stderr, time.monotonic() - started)
 
     # -- the store the hooks wrote ------------------------------------------------------
-    def store(self) -> StoreBase:
+    def store(self) -> Store:
         return open_store(str(self.store_path))
 
     def timeline(self, session_id: str) -> list[EventRecord]:

@@ -21,7 +21,8 @@ from coachloop.dashboard.app import Dashboard
 from coachloop.dashboard.auth import Gate
 from coachloop.dashboard.data import open_data
 from coachloop.dashboard.web import Request, Response
-from coachloop.store import StoreBase
+from coachloop.store import Store
+from coachloop.supervisor.writes import record_human, record_stop
 from hookd_support import Serve, hook_env, start_serve
 
 TOKEN = "dash-token-0123456789abcdef"
@@ -59,16 +60,17 @@ def stop(
     )
 
 
-def populate(store: StoreBase, now: float) -> None:
+def populate(store: Store, now: float) -> None:
     """The three sessions described in the module docstring, s-ask the most recent."""
-    store.record_human(
-        HumanMessage("s-cap", "Fix the login bug", timestamp=now - 300, project=PROJECT_A)
+    record_human(
+        store, HumanMessage("s-cap", "Fix the login bug", timestamp=now - 300, project=PROJECT_A)
     )
     for i in range(4):
         step = stop("s-cap", f"Still working on step {i}.", now - 290 + i, reply=i > 0)
-        store.record_stop(step, STATUS)
-    store.record_stop(stop("s-work", "Refactoring the parser.", now - 200, agent="codex"), STATUS)
-    store.record_stop(
+        record_stop(store, step, STATUS)
+    record_stop(store, stop("s-work", "Refactoring the parser.", now - 200, agent="codex"), STATUS)
+    record_stop(
+        store,
         stop(
             "s-ask",
             "Which database should I use, Postgres or SQLite?",
@@ -79,7 +81,7 @@ def populate(store: StoreBase, now: float) -> None:
     )
 
 
-def in_process(store: StoreBase, token: str | None = None) -> Dashboard:
+def in_process(store: Store, token: str | None = None) -> Dashboard:
     """A dashboard over `store` (SQLite or Redis), answering without a server."""
     return Dashboard(
         lambda: open_data(store, [token] if token else []), Gate(token, 8787, "127.0.0.1")

@@ -19,7 +19,7 @@ from typing import Any
 from coachloop.agents.claude_env import hook_settings, offline_env
 from coachloop.agents.runner import ClaudeCode
 from coachloop.agents.supervised import SupervisedRunner
-from coachloop.store import EventRecord, StoreBase, open_store
+from coachloop.store import EventRecord, Store, open_store
 from coachloop.supervisor import Supervisor
 from coachloop.testing import ScriptedModel, ScriptItem, text, tool_results, tool_use
 
@@ -107,7 +107,7 @@ class Sandbox:
     def supervisor(self) -> Supervisor:
         return Supervisor.open(self.project, store=str(self.store_path))
 
-    def store(self) -> StoreBase:
+    def store(self) -> Store:
         return open_store(str(self.store_path))
 
     def timeline(self, session_id: str) -> list[EventRecord]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.agents.hook import HookReply, handle
-from coachloop.store import StoreBase, open_store
+from coachloop.store import Store, open_store
 
 BIN = Path(sys.executable).parent
 HEDGE = "I fixed the login bug. It should work now."
@@ -69,7 +69,7 @@ def decision(reply: HookReply) -> dict[str, Any] | None:
     return body
 
 
-def store_of(project: Path | None) -> StoreBase:
+def store_of(project: Path | None) -> Store:
     """The store the hook writes for `project` (the user's store when None)."""
     return open_store(project=project)
 

@@ -25,8 +25,7 @@ from coachloop.chat.security import Secret
 from coachloop.chat.telegram import Bridge
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
-from coachloop.store import StopResult
-from coachloop.supervisor import Supervisor
+from coachloop.supervisor import StopResult, Supervisor
 from coachloop.testing.telegram_api import TelegramBotAPI
 
 CHAT = 42  # the chat the tests talk in
@@ -61,7 +60,7 @@ def sup_fixture(project: Path) -> Iterator[Supervisor]:
     """A supervisor on `project`'s store, closed afterwards."""
     supervisor = Supervisor.open(project)
     yield supervisor
-    supervisor.store.close()
+    supervisor.close()
 
 
 def stop(
@@ -156,7 +155,7 @@ class Running:
 
 
 def pending(sup: Supervisor) -> int:
-    return len(sup.store.outbox_pending(1000))
+    return len(sup.reads.outbox_pending(1000))
 
 
 def wait(predicate: Any, timeout: float = 10.0) -> bool:

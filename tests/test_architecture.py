@@ -1,6 +1,7 @@
 """The folder tree is the data flow: checks over the source itself.
 
 - no import cycle between packages (a package is `coachloop.X`, a folder or a module);
+- the store is persistence only, and only the supervisor writes to it;
 - `coachloop.core` (the shared types) imports nothing but the standard library (and
   itself: the record's test summaries are the verdict's);
 - no module grows past 400 lines.
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections import defaultdict
 from pathlib import Path
@@ -90,6 +92,30 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_cycle_check_can_fail() -> None:
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_no_package_import_cycle() -> None:
+    """Every import counts, lazy ones and `TYPE_CHECKING` ones too: a layer that needs a
+    type from above it is in the wrong layer, whenever it imports it."""
+    assert _cycles(_package_graph()) == []
+
+
+def test_the_store_takes_no_decision() -> None:
+    """Persistence only: nothing in `coachloop.store` imports the supervisor or judge."""
+    graph = _package_graph()
+    assert graph["coachloop.store"] <= {"coachloop.core", "coachloop.config"}, graph[
+        "coachloop.store"
+    ]
+
+
+def test_nothing_outside_the_supervisor_writes_through_its_store() -> None:
+    """The supervisor is the only door to session state: no `supervisor.store` anywhere."""
+    found = [
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if re.search(r"\b(supervisor|sup)\.store\b", p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
 
 
 def test_core_imports_only_the_standard_library() -> None:

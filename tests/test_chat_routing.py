@@ -44,7 +44,7 @@ def message_with(api: TelegramBotAPI, text: str) -> SentMessage:
 
 
 def human_records(sup: Supervisor, session_id: str) -> list[tuple[str, str]]:
-    return [(r.source, r.text) for r in sup.store.timeline(session_id) if r.kind == "human"]
+    return [(r.source, r.text) for r in sup.reads.timeline(session_id) if r.kind == "human"]
 
 
 def test_a_reply_reaches_the_session_it_answers(
@@ -53,7 +53,7 @@ def test_a_reply_reaches_the_session_it_answers(
     stop(sup, "sess-one", "Which database: Postgres or SQLite?", project)
     stop(sup, "sess-two", "Working on the cart.", project, WORKING)  # one auto-continue
     stop(sup, "sess-two", "Should the cart expire after 30 minutes?", project)
-    assert sup.store.get_session("sess-two").continues == 1
+    assert sup.reads.get_session("sess-two").continues == 1
     agent = RecordingAgent()
     with Running(Bridge(config(api, {CHAT: project}), agent)):
         assert wait(lambda: pending(sup) == 0)
@@ -71,7 +71,7 @@ def test_a_reply_reaches_the_session_it_answers(
     assert ack.text == "↪ resuming sess-two" and ack.reply_to is not None
     assert human_records(sup, "sess-two") == [("chat", "Yes, 30 minutes."), ("chat", "And log it.")]
     assert human_records(sup, "sess-one") == []
-    state = sup.store.get_session("sess-two")
+    state = sup.reads.get_session("sess-two")
     assert state.continues == 0 and state.context.prompt == "And log it."
 
 
@@ -143,8 +143,8 @@ def test_commands_list_show_stop_and_continue_sessions(
     assert any("matches several sessions" in a for a in answers)
     stopping = "sess-alp stops at its next tool call or stop; 1 queued item(s) dropped."
     assert any(stopping in a for a in answers)
-    assert wait(lambda: sup.store.get_session("sess-alpha-1").stop_requested is None)
-    last = sup.store.timeline("sess-alpha-1")[-1]
+    assert wait(lambda: sup.reads.get_session("sess-alpha-1").stop_requested is None)
+    last = sup.reads.timeline("sess-alpha-1")[-1]
     assert last.source == "stopped" and last.why.endswith(
         "The turn ended on its own, before the stop."
     )
@@ -166,13 +166,12 @@ def test_deliveries_go_to_the_bound_chat_then_the_project_chat_then_the_default(
     ledger = Ledger(cfg.ledger_path)
     router = Router(cfg, ledger, sources)
     shop_source = next(s for s in sources if project in s.projects)
-    entries = {e.session_id: e for e in shop_source.supervisor.store.outbox_pending()}
+    entries = {e.session_id: e for e in shop_source.supervisor.reads.outbox_pending()}
     assert router.chat_for(entries["s-shop"], shop_source) == CHAT
     assert router.chat_for(entries["s-sub"], shop_source) == CHAT
-    # an unknown project in the shop's store: the only chat mapped onto that store
-    assert router.chat_for(entries["s-else"], shop_source) == CHAT
-    home = next(s for s in sources if not s.projects)
-    assert router.chat_for(entries["s-else"], home) == 7  # no chat claims it: the default
+    # an unknown project in the home store, where both chats' projects are: the default
+    assert router.chat_for(entries["s-else"], shop_source) == 7
+    assert len(sources) == 1  # one home store for both chats' projects
     ledger.bind("s-shop", 43, shop_source.key)
     assert router.chat_for(entries["s-shop"], shop_source) == 43  # bound wins
     assert [s.session_id for s, _ in router.find(CHAT, "s-s")] == ["s-sub", "s-shop"]
@@ -182,7 +181,7 @@ def test_deliveries_go_to_the_bound_chat_then_the_project_chat_then_the_default(
     assert BridgeConfig(allowed=frozenset({5, 6})).delivery_chat is None
     ledger.close()
     for source in sources:
-        source.supervisor.store.close()
+        source.supervisor.close()
 
 
 def test_a_crash_between_acceptance_and_marking_sends_nothing_twice(
@@ -198,13 +197,13 @@ def test_a_crash_between_acceptance_and_marking_sends_nothing_twice(
     async def drain(fail_marking: bool) -> None:
         sources = open_sources(cfg)
         ledger = Ledger(cfg.ledger_path)
-        store = next(s for s in sources if project in s.projects).supervisor.store
+        door = next(s for s in sources if project in s.projects).supervisor
         if fail_marking:
 
             def killed(*args: object, **kwargs: object) -> None:
                 raise RuntimeError("killed before marking")
 
-            store.mark_sent = killed  # type: ignore[method-assign]
+            door.mark_sent = killed  # type: ignore[method-assign]
         bot: ExtBot[None] = ExtBot(cfg.token.reveal(), base_url=api.bot_url)  # type: ignore[union-attr]
         async with bot:
             pump = OutboxPump(Router(cfg, ledger, sources), ledger, TelegramChannel(bot))
@@ -215,7 +214,7 @@ def test_a_crash_between_acceptance_and_marking_sends_nothing_twice(
                     assert "502" in str(exc) or "killed" in str(exc) or "Gateway" in str(exc)
         ledger.close()
         for source in sources:
-            source.supervisor.store.close()
+            source.supervisor.close()
 
     asyncio.run(drain(fail_marking=True))
     assert pending(sup) == 1  # accepted by Telegram, but not marked: still pending

@@ -38,7 +38,7 @@ def test_show_accepts_the_short_id_and_suggests_close_ones() -> None:
         sup.on_stop(
             StopEvent(sid, text="Done: 3 passed"), Verdict("completion", 0.9, "ok", "rules")
         )
-    sup.store.close()
+    sup.close()
     res = invoke("show", short(IDS[0]))
     assert res.exit_code == 0, res.output
     assert IDS[0] in res.output

@@ -14,7 +14,9 @@ from click.testing import CliRunner
 from coachloop.cli import cli
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.verdict import Verdict
+from coachloop.store import open_store
 from coachloop.supervisor import Supervisor
+from coachloop.supervisor.writes import record_stop
 
 STATUS = Verdict(
     "status",
@@ -55,7 +57,7 @@ def test_sessions_table_and_json() -> None:
     sup = Supervisor.open()
     populate(sup)
     sup.on_human(HumanMessage("other", "hi", project="/work/lib", agent="gemini"))
-    sup.store.close()
+    sup.close()
     res = invoke("sessions")
     assert res.exit_code == 0, res.output
     for cell in ("sess-42", "codex", "/work/app", "done", "3/3", "completion", "other", "gemini"):
@@ -77,7 +79,7 @@ def test_sessions_table_and_json() -> None:
 def test_show_prints_the_timeline_with_verdicts_and_coaching() -> None:
     sup = Supervisor.open()
     populate(sup)
-    sup.store.close()
+    sup.close()
     res = invoke("show", "sess-42")
     assert res.exit_code == 0, res.output
     out = res.output
@@ -99,7 +101,7 @@ def test_show_prints_the_timeline_with_verdicts_and_coaching() -> None:
 def test_unknown_session_exits_2_with_a_clear_message() -> None:
     sup = Supervisor.open()
     populate(sup)
-    sup.store.close()
+    sup.close()
     res = invoke("show", "nope")
     assert res.exit_code == 2
     assert "Error: unknown session 'nope'" in res.output and "coachloop.db" in res.output
@@ -114,26 +116,28 @@ def test_a_store_that_is_not_a_database_is_refused_untouched(tmp_path: Path) -> 
     assert path.read_text() == "my notes, not a database\n"
 
 
-def test_project_store_and_filter(tmp_path: Path) -> None:
+def test_one_home_store_and_the_project_filter(tmp_path: Path) -> None:
     proj = tmp_path / "proj"
     sup = Supervisor.open(proj)
     populate(sup, "in-project", project=str(proj))
-    sup.store.close()
+    populate(sup, "in-sub", project=str(proj / "sub"))
+    sup.close()
     shared = Supervisor.open()
     populate(shared, "elsewhere", project="/somewhere/else")
-    shared.store.close()
+    shared.close()
     rows = json.loads(invoke("sessions", "--json", "--project", str(proj)).output)["sessions"]
-    assert [r["session"] for r in rows] == ["in-project"]
+    assert sorted(r["session"] for r in rows) == ["in-project", "in-sub"]
     assert invoke("show", "in-project", "--project", str(proj)).exit_code == 0
     rows = json.loads(invoke("sessions", "--json").output)["sessions"]
-    assert [r["session"] for r in rows] == ["elsewhere"]
+    assert sorted(r["session"] for r in rows) == ["elsewhere", "in-project", "in-sub"]
+    assert not (proj / ".coachloop").exists()
 
 
 def test_watchdog_and_cleanup_flags() -> None:
-    sup = Supervisor.open()
+    store = open_store()
     old = time.time() - 2 * 3600
-    sup.store.record_stop(StopEvent("quiet", text="working", timestamp=old), STATUS)
-    sup.store.close()
+    record_stop(store, StopEvent("quiet", text="working", timestamp=old), STATUS)
+    store.close()
     data = json.loads(invoke("sessions", "--json", "--watchdog", "--cleanup").output)
     assert data["alerts"] == [{"session": "quiet", "conditions": ["silent"]}]
     assert data["cleanup"]["abandoned"] == [] and data["sessions"][0]["flags"] == ["silent"]

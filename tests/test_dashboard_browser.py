@@ -19,6 +19,7 @@ import pytest
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.store import open_store
+from coachloop.supervisor.writes import record_stop
 from dashboard_support import (
     PROJECT_A,
     PROJECT_B,
@@ -86,14 +87,14 @@ def server(serve_factory: Start, tmp_path: Path) -> Serve:
     store = open_store(str(tmp_path / "dash.db"))
     try:
         populate(store, time.time() - 60)
-        store.record_stop(StopEvent("s-hostile", text=HOSTILE, project=PROJECT_A), QUESTION)
+        record_stop(store, StopEvent("s-hostile", text=HOSTILE, project=PROJECT_A), QUESTION)
         crash = StopEvent(
             "s-crash", text="API Error: 529 overloaded", agent="gemini", project=PROJECT_B
         )
-        store.record_stop(crash, Verdict("error", 0.95, "the model call failed", "signal"))
+        record_stop(store, crash, Verdict("error", 0.95, "the model call failed", "signal"))
         done = StopEvent("s-done", text=EVIDENCED, agent="codex", project=PROJECT_B)
-        store.record_stop(
-            done, Verdict("completion", 0.92, "finished, with checkable evidence", "rules")
+        record_stop(
+            store, done, Verdict("completion", 0.92, "finished, with checkable evidence", "rules")
         )
     finally:
         store.close()

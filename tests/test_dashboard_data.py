@@ -16,7 +16,8 @@ from coachloop.dashboard.app import Dashboard
 from coachloop.dashboard.data import DashboardData, open_data
 from coachloop.dashboard.views import Filters
 from coachloop.dashboard.web import Request
-from coachloop.store import StoreBase, UnknownSession
+from coachloop.store import Store, UnknownSession
+from coachloop.supervisor.writes import record_stop
 from dashboard_support import (
     PROJECT_A,
     PROJECT_B,
@@ -30,14 +31,14 @@ from dashboard_support import (
 
 
 @pytest.fixture
-def store(store_spec: object) -> Iterator[StoreBase]:
+def store(store_spec: object) -> Iterator[Store]:
     s = store_spec.open()  # type: ignore[attr-defined]
     yield s
     s.close()
 
 
 @pytest.fixture
-def data(store: StoreBase) -> DashboardData:
+def data(store: Store) -> DashboardData:
     populate(store, time.time())
     return open_data(store, [TOKEN])
 
@@ -91,7 +92,7 @@ def test_pages_and_query_strings(data: DashboardData) -> None:
 
 
 def test_timeline_newest_first_with_cursor_and_deliveries(
-    store: StoreBase, data: DashboardData
+    store: Store, data: DashboardData
 ) -> None:
     page = data.timeline("s-cap", before=None, limit=3)
     kinds = [(i.kind, i.outcome) for i in page.items]
@@ -112,11 +113,11 @@ def test_timeline_newest_first_with_cursor_and_deliveries(
         data.timeline("nope", before=None, limit=10)
 
 
-def test_changed_sessions_since_a_mark(store: StoreBase, data: DashboardData) -> None:
+def test_changed_sessions_since_a_mark(store: Store, data: DashboardData) -> None:
     mark = data.sessions(Filters(), offset=0, limit=1).newest_id
     assert data.changed(mark, 100) == (mark, [])
-    store.record_stop(
-        StopEvent("s-work", text="Parser done?", agent="codex", project=PROJECT_A), QUESTION
+    record_stop(
+        store, StopEvent("s-work", text="Parser done?", agent="codex", project=PROJECT_A), QUESTION
     )
     new_mark, changed = data.changed(mark, 100)
     assert changed == ["s-work"] and new_mark > mark
@@ -133,10 +134,10 @@ def test_counts_per_day_and_agent(data: DashboardData) -> None:
     assert agents == {"claude-code": (1, 3, 1), "codex": (0, 1, 0)}
 
 
-def test_pages_render_escaped_folded_and_redacted(store: StoreBase) -> None:
+def test_pages_render_escaped_folded_and_redacted(store: Store) -> None:
     secret = "sk-ant-" + "a1b2c3d4" * 5
     long_text = "<script>alert(1)</script> head " + "x" * 5000 + f" {TOKEN} {secret} the tail end"
-    store.record_stop(StopEvent("s-x", text=long_text, project=PROJECT_A), QUESTION)
+    record_stop(store, StopEvent("s-x", text=long_text, project=PROJECT_A), QUESTION)
     dash = in_process(store, TOKEN)
     auth = {"Authorization": f"Bearer {TOKEN}"}
     page = html(get(dash, "/session/s-x", **auth))
@@ -148,9 +149,9 @@ def test_pages_render_escaped_folded_and_redacted(store: StoreBase) -> None:
         assert TOKEN not in body and secret not in body
 
 
-def test_the_list_page_and_its_links(store: StoreBase) -> None:
+def test_the_list_page_and_its_links(store: Store) -> None:
     populate(store, time.time())
-    store.record_stop(StopEvent("odd id/with?chars", text="Done?", project=PROJECT_A), QUESTION)
+    record_stop(store, StopEvent("odd id/with?chars", text="Done?", project=PROJECT_A), QUESTION)
     dash: Dashboard = in_process(store)
     page = html(get(dash, "/?status=capped"))
     assert 'href="/session/s-cap"' in page and "s-work" not in page
@@ -162,7 +163,7 @@ def test_the_list_page_and_its_links(store: StoreBase) -> None:
     assert "stops per day" in html(get(dash, "/stats?days=7")).lower()
 
 
-def test_snapshots_are_linked_and_shown_redacted(store: StoreBase) -> None:
+def test_snapshots_are_linked_and_shown_redacted(store: Store) -> None:
     from coachloop import snapshots
 
     populate(store, time.time())

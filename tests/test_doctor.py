@@ -62,9 +62,7 @@ def test_installed_command_hook_answers(project: Path, tmp_path: Path) -> None:
     assert probe["resolves"] and probe["resolved"] == str(SCRIPT)
     assert probe["answers"] and probe["agents"] == ["claude-code"]
     assert 0 < probe["seconds"] < 30
-    assert report["store"]["ok"] and report["store"]["location"] == str(
-        project / ".coachloop" / "coachloop.db"
-    )
+    assert report["store"]["ok"] and report["store"]["location"] == str(home / "coachloop.db")
     assert report["judge"] == {"ok": True, "judge": "rules", "detail": "offline, no key needed"}
     text = run("doctor", "--dir", str(project))
     assert text.exit_code == 0 and "answers" in text.output and text.output.endswith("OK\n")

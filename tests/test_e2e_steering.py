@@ -145,10 +145,10 @@ def test_a_stop_request_ends_the_running_turn_before_its_next_tool_call(tmp_path
     def stop_requested(body: dict[str, Any]) -> ScriptItem:
         sup = sandbox.supervisor()
         try:
-            (state,) = sup.store.list_sessions()
+            (state,) = sup.reads.list_sessions()
             sup.request_stop(state.session_id)
         finally:
-            sup.store.close()
+            sup.close()
         return tool_use("Bash", {"command": f"touch {marker}"})
 
     script = [text(HEDGE), stop_requested, text("I kept going anyway.")]

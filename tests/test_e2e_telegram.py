@@ -53,7 +53,7 @@ def test_a_chat_reply_resumes_the_real_claude_code_session(tmp_path: Path, hooks
         first = agent.run_turn(project, "Set up the cart storage", None, setup)  # not via chat
         session = first.session_id
         assert pending(setup) == 1  # the question waits in the outbox for the bridge
-        setup.store.close()  # one connection per SQLite file in this process (chat/agent.py)
+        setup.close()  # one connection per SQLite file in this process (chat/agent.py)
         bridge = Bridge(config(api, {CHAT: project}), agent)
         (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
         with Running(bridge):
@@ -77,8 +77,8 @@ def test_a_chat_reply_resumes_the_real_claude_code_session(tmp_path: Path, hooks
     assert third.lower().count("should work now") >= 2
     assert ("Stop hook feedback" in third) is hooks
     again = Supervisor.open(project)
-    timeline = again.store.timeline(session)
-    again.store.close()
+    timeline = again.reads.timeline(session)
+    again.close()
     humans = [(r.source, r.text) for r in timeline if r.kind == "human"]
     assert ("chat", REPLY) in humans
     if not hooks:  # recorded once each: the first prompt by the runner, the reply by us

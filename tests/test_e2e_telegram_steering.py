@@ -62,11 +62,11 @@ def test_a_reply_while_the_turn_runs_is_queued_and_reaches_its_next_request(
             assert started.wait(60), "the resumed turn never reached the model"
             api.push_text(CHAT, STEER, reply_to=question.message_id)
             assert wait(lambda: any(m.text.startswith("⏸ queued") for m in api.sent), 30)
-            assert [q.text for q in sup.store.get_session(session).steering] == [STEER]
+            assert [q.text for q in sup.reads.get_session(session).steering] == [STEER]
             release.set()
             assert wait(lambda: any("12 passed" in m.text for m in api.sent), 90)
-            timeline = sup.store.timeline(session)
-            state = sup.store.get_session(session)
+            timeline = sup.reads.timeline(session)
+            state = sup.reads.get_session(session)
         texts = [m.text for m in api.sent]
         requests = [r.json for r in model.model_requests]
     assert texts[1] == f"↪ resuming {session[:8]}"
@@ -115,8 +115,8 @@ def _stop_scenario(tmp_path: Path, *, grace: float, release_on_ack: bool) -> dic
                 if release_on_ack:
                     release.set()
                 assert wait(lambda: any("Stopped as you asked" in m.text for m in api.sent), 60)
-                assert wait(lambda: sup.store.get_session(session).stop_requested is None)
-                out["timeline"] = sup.store.timeline(session)
+                assert wait(lambda: sup.reads.get_session(session).stop_requested is None)
+                out["timeline"] = sup.reads.timeline(session)
         finally:
             release.set()
         out["texts"] = [m.text for m in api.sent]

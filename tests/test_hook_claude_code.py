@@ -1,7 +1,7 @@
 """Claude Code hooks through `handle("claude-code", raw)`, on a real SQLite store.
 
 Every test runs in its own `COACHLOOP_HOME` with a real git project as the payload's
-`cwd`; the store is `<project>/.coachloop/coachloop.db`. A few tests run the real
+`cwd`; the store is the home's `coachloop.db`, for every project. A few tests run the real
 `coachloop hook claude-code` process (in-process mode, no daemon).
 """
 
@@ -17,6 +17,7 @@ import pytest
 from coachloop.agents.delivery import deliver_to_console, log_path
 from coachloop.agents.dispatch import project_root
 from coachloop.agents.payload import REPLY_LIMIT, block_reply
+from coachloop.config import home
 from coachloop.store import UnknownSession
 from hook_support import (
     EVIDENCE,
@@ -292,7 +293,8 @@ def test_bad_payloads_fail_open_with_one_log_line(project: Path, raw: bytes) -> 
 
 def test_a_store_error_fails_open_and_logs_without_the_payload(project: Path) -> None:
     (project / ".coachloop").mkdir()
-    (project / ".coachloop" / "coachloop.db").write_text("not a database")
+    (project / ".coachloop" / "config.toml").write_text('[store]\nurl = "own.db"\n')
+    (project / "own.db").write_text("not a database")
     secret = "sk-ant-api03-abcdefghijklmnop"
     reply = call(AGENT, stop("s1", project, f"{HEDGE} {secret}"))
     assert reply.stdout == b""
@@ -361,9 +363,10 @@ def test_without_a_project_the_users_store_is_used(tmp_path: Path) -> None:
 
 def test_a_config_change_and_a_deleted_store_are_picked_up_between_calls(project: Path) -> None:
     assert decision(call(AGENT, stop("s1", project, HEDGE))) is not None
+    (project / ".coachloop").mkdir()
     (project / ".coachloop" / "config.toml").write_text("max_auto_continues = 0\n")
     assert call(AGENT, stop("s2", project, HEDGE)).stdout == b""  # cap 0: delivered
-    for path in (project / ".coachloop").glob("coachloop.db*"):
+    for path in home().glob("coachloop.db*"):
         path.unlink()
     assert call(AGENT, stop("s3", project, HEDGE)).stdout == b""
     with store_of(project) as store:

@@ -173,3 +173,22 @@ def test_cargo_doc_tests_zero_summary_beside_a_passing_suite_is_not_a_failure() 
         "Done. cargo test:\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored\n"
     )
     assert make_judge().judge(JudgeInput(text=alone)).route == "continue"
+
+
+def test_lexicon_patterns_are_lower_case_as_their_matching_needs() -> None:
+    """The lexicon is matched against lowercased text (no IGNORECASE): a pattern with an
+    upper-case letter outside an escape or a class could never match."""
+    import re
+
+    from coachloop.judge.rules import lexicon as lx
+    from coachloop.judge.rules.lexicon import cues
+
+    tables = [v for v in vars(lx).values() if isinstance(v, dict)]
+    tables += [v for v in vars(cues).values() if isinstance(v, dict)]
+    syntax = re.compile(r"\\[A-Za-z]|\(\?[A-Za-z]+[:)]|\[\^?[^\]]*\]")
+    patterns = [p for t in tables for ps in t.values() if isinstance(ps, tuple) for p in ps]
+    assert len(patterns) > 500
+    upper = [p for p in patterns if any(c.isupper() for c in syntax.sub("", p))]
+    assert upper == []
+    features = lx.compile_lexicon({"en": (r"\bdone\b",)})
+    assert features.search("all done.") and not features.search("All DONE.")

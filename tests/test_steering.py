@@ -13,7 +13,7 @@ import pytest
 
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.verdict import Verdict
-from coachloop.store import StoreBase, UnknownSession
+from coachloop.store import Store, UnknownSession
 from coachloop.supervisor import Supervisor
 from coachloop.supervisor.steering import MAX_QUEUED, SteeringError, injection
 
@@ -28,14 +28,14 @@ def stop(sid: str, text: str, ts: float, **kw: object) -> StopEvent:
 
 
 @pytest.fixture
-def store(store_spec: object) -> Iterator[StoreBase]:
+def store(store_spec: object) -> Iterator[Store]:
     s = store_spec.open()  # type: ignore[attr-defined]
     yield s
     s.close()
 
 
 @pytest.fixture
-def sup(store: StoreBase, tmp_path: Path) -> Supervisor:
+def sup(store: Store, tmp_path: Path) -> Supervisor:
     return Supervisor(store, snapshot_root=tmp_path / "snaps")
 
 
@@ -47,7 +47,7 @@ def running(sup: Supervisor, sid: str = "s1") -> None:
 
 
 def test_a_message_for_a_running_turn_is_queued_and_handed_over_at_the_next_stop(
-    sup: Supervisor, store: StoreBase
+    sup: Supervisor, store: Store
 ) -> None:
     running(sup)
     assert sup.steer("s1", "use SQLite", key="m1") == "queued"
@@ -71,9 +71,9 @@ def test_an_idle_session_is_not_queued_and_an_unknown_one_is_refused(sup: Superv
     sup.on_human(HumanMessage("s1", "what is 2+2?", timestamp=T0 + 0))
     question = Verdict("question", 0.9, "asks", "rules")
     sup.on_stop(stop("s1", "Four. Anything else?", T0 + 1), question)
-    assert sup.store.get_session("s1").status == "waiting"
+    assert sup.reads.get_session("s1").status == "waiting"
     assert sup.steer("s1", "thanks", key="m1") == "idle"
-    assert sup.store.get_session("s1").steering == ()
+    assert sup.reads.get_session("s1").steering == ()
     assert sup.steer("s1", "queue it anyway", key="m2", running=True) == "queued"
     with pytest.raises(UnknownSession):
         sup.steer("nobody", "hello", key="m3")
@@ -90,11 +90,11 @@ def test_the_same_message_is_queued_once_and_a_full_queue_refuses_more(sup: Supe
     for n in range(MAX_QUEUED):
         assert sup.steer("s1", f"m{n}", key=f"k{n}") == "queued"
     assert sup.steer("s1", "one more", key="extra") == "full"
-    assert len(sup.store.get_session("s1").steering) == MAX_QUEUED
+    assert len(sup.reads.get_session("s1").steering) == MAX_QUEUED
 
 
 def test_mid_turn_take_resets_the_cap_and_records_the_injection(
-    sup: Supervisor, store: StoreBase
+    sup: Supervisor, store: Store
 ) -> None:
     running(sup)
     assert sup.steer_mid_turn("s1", "after a tool call").steers == ()  # nothing queued

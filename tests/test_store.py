@@ -1,4 +1,5 @@
-"""One shared suite for the `Store` protocol, run against SQLite and the real Redis."""
+"""One shared suite for the `Store` protocol and the supervisor's writes over it
+(`coachloop.supervisor.writes`), run against SQLite and the real Redis."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from collections.abc import Iterator
 import pytest
 
 from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.session import SessionStatus
 from coachloop.core.verdict import Verdict
-from coachloop.store import StoreBase, StoreError, UnknownSession
-from coachloop.supervisor import Policy, Supervisor
+from coachloop.store import JobSummary, Store, StoreError, UnknownSession
+from coachloop.store.records import job_summaries
+from coachloop.supervisor import Policy, Supervisor, writes
+from coachloop.supervisor.writes import record_human, record_stop
 
 STATUS = Verdict(
     "status", 0.9, "mid-work", "rules", route="continue", coaching_message="[System Coach] go"
@@ -18,19 +22,35 @@ QUESTION = Verdict("question", 0.9, "asks", "llm")
 ERROR = Verdict("error", 0.95, "crash", "signal")
 
 
+def flag(
+    store: Store, sid: str, alerts: dict[str, str], now: float | None = None
+) -> tuple[str, ...]:
+    return writes.flag(store, sid, alerts, now)[0]
+
+
+def set_status(
+    store: Store, sid: str, status: SessionStatus, why: str, now: float | None = None
+) -> None:
+    writes.set_status(store, sid, status, why, now)
+
+
+def jobs(store: Store, sid: str) -> list[JobSummary]:
+    return job_summaries(store.get_session(sid), store.timeline(sid))
+
+
 def ev(sid: str, text: str, ts: float = 1000.0, **kw: object) -> StopEvent:
     return StopEvent(sid, text=text, project="/work/proj", timestamp=ts, **kw)  # type: ignore[arg-type]
 
 
 @pytest.fixture
-def store(store_spec: object) -> Iterator[StoreBase]:
+def store(store_spec: object) -> Iterator[Store]:
     s = store_spec.open()  # type: ignore[attr-defined]
     yield s
     s.close()
 
 
-def test_a_stop_creates_the_session_and_its_record(store: StoreBase) -> None:
-    res = store.record_stop(ev("s1", "running tests", job_id="j1"), STATUS)
+def test_a_stop_creates_the_session_and_its_record(store: Store) -> None:
+    res = record_stop(store, ev("s1", "running tests", job_id="j1"), STATUS)
     assert res.decision.kind == "continue" and res.state.continues == 1
     st = store.get_session("s1")
     assert st == res.state and st.project == "/work/proj" and st.agent == "claude-code"
@@ -42,14 +62,14 @@ def test_a_stop_creates_the_session_and_its_record(store: StoreBase) -> None:
     assert "auto-continue 1/3" in rec.why and rec.recorded_at > 0
 
 
-def test_cap_reset_and_timeline_order(store: StoreBase) -> None:
+def test_cap_reset_and_timeline_order(store: Store) -> None:
     kinds = [
-        store.record_stop(ev("s1", f"step {i}", 1000 + i), STATUS).decision.kind for i in range(5)
+        record_stop(store, ev("s1", f"step {i}", 1000 + i), STATUS).decision.kind for i in range(5)
     ]
     assert kinds == ["continue"] * 3 + ["deliver"] * 2
-    state, _ = store.record_human(HumanMessage("s1", "go on", source="chat", timestamp=1100))
+    state, _ = record_human(store, HumanMessage("s1", "go on", source="chat", timestamp=1100))
     assert state.continues == 0 and store.get_session("s1").continues == 0
-    assert store.record_stop(ev("s1", "step 6", 1101), STATUS).decision.kind == "continue"
+    assert record_stop(store, ev("s1", "step 6", 1101), STATUS).decision.kind == "continue"
     tl = store.timeline("s1")
     assert [r.kind for r in tl] == ["stop"] * 5 + ["human", "stop"]
     assert [r.id for r in tl] == sorted(r.id for r in tl) and len({r.id for r in tl}) == 7
@@ -57,12 +77,12 @@ def test_cap_reset_and_timeline_order(store: StoreBase) -> None:
     assert tl[5].source == "chat" and tl[5].text == "go on"
 
 
-def test_outbox_holds_deliveries_and_notices_until_sent(store: StoreBase) -> None:
+def test_outbox_holds_deliveries_and_notices_until_sent(store: Store) -> None:
     assert store.outbox_pending() == []
-    r1 = store.record_stop(ev("s1", "Which DB?"), QUESTION)
-    store.record_stop(ev("s1", "boom", 1001), ERROR)
-    store.record_stop(ev("s1", "boom again", 1002), ERROR)
-    r4 = store.record_stop(ev("s1", "fine now?", 1003), QUESTION)
+    r1 = record_stop(store, ev("s1", "Which DB?"), QUESTION)
+    record_stop(store, ev("s1", "boom", 1001), ERROR)
+    record_stop(store, ev("s1", "boom again", 1002), ERROR)
+    r4 = record_stop(store, ev("s1", "fine now?", 1003), QUESTION)
     pending = store.outbox_pending()
     assert [(e.kind, e.event_id) for e in pending] == [
         ("deliver", r1.event_id),
@@ -79,13 +99,12 @@ def test_outbox_holds_deliveries_and_notices_until_sent(store: StoreBase) -> Non
         store.mark_sent(999_999)
 
 
-def test_unknown_session_is_a_clear_error(store: StoreBase) -> None:
+def test_unknown_session_is_a_clear_error(store: Store) -> None:
     for call in (
         lambda: store.get_session("nope"),
         lambda: store.timeline("nope"),
-        lambda: store.record_tool_call("nope", "Bash:1"),
-        lambda: store.flag("nope", {"silent": "x"}),
-        lambda: store.set_status("nope", "abandoned", "why"),
+        lambda: flag(store, "nope", {"silent": "x"}),
+        lambda: set_status(store, "nope", "abandoned", "why"),
     ):
         with pytest.raises(UnknownSession, match="unknown session 'nope'") as info:
             call()
@@ -93,39 +112,43 @@ def test_unknown_session_is_a_clear_error(store: StoreBase) -> None:
     assert store.list_sessions() == []  # nothing was created by the failed calls
 
 
-def test_sessions_listing_and_project_filter(store: StoreBase) -> None:
-    store.record_stop(ev("a", "x", 1000), QUESTION)
-    store.record_stop(StopEvent("b", text="y", project="/other", timestamp=2000), QUESTION)
-    store.record_human(HumanMessage("c", "hello", project="/work/proj", timestamp=3000))
+def test_sessions_listing_and_project_filter(store: Store) -> None:
+    record_stop(store, ev("a", "x", 1000), QUESTION)
+    record_stop(store, StopEvent("b", text="y", project="/other", timestamp=2000), QUESTION)
+    record_human(store, HumanMessage("c", "hello", project="/work/proj", timestamp=3000))
     assert [s.session_id for s in store.list_sessions()] == ["c", "b", "a"]
     assert [s.session_id for s in store.list_sessions("/work/proj")] == ["c", "a"]
 
 
-def test_flags_are_raised_once_as_one_alert(store: StoreBase) -> None:
-    store.record_stop(ev("s1", "x"), STATUS)
-    raised = store.flag("s1", {"silent": "Silent 40 min.", "running": "Running 5 h."}, 5000)
+def test_flags_are_raised_once_as_one_alert(store: Store) -> None:
+    record_stop(store, ev("s1", "x"), STATUS)
+    raised = flag(store, "s1", {"silent": "Silent 40 min.", "running": "Running 5 h."}, 5000)
     assert raised == ("silent", "running")
-    assert store.flag("s1", {"silent": "again", "running": "again"}, 5001) == ()
-    assert store.flag("s1", {"silent": "s", "repeat": "Same call 6 times."}, 5002) == ("repeat",)
+    assert flag(store, "s1", {"silent": "again", "running": "again"}, 5001) == ()
+    assert flag(store, "s1", {"silent": "s", "repeat": "Same call 6 times."}, 5002) == ("repeat",)
     alerts = [e for e in store.outbox_pending() if e.kind == "alert"]
     assert len(alerts) == 2 and "Silent 40 min. Running 5 h." in alerts[0].text
     assert set(store.get_session("s1").flags) == {"silent", "running", "repeat"}
     assert [r.kind for r in store.timeline("s1")] == ["stop", "alert", "alert"]
-    store.record_stop(ev("s1", "y", 5003), QUESTION)  # a stop clears "silent"
+    record_stop(store, ev("s1", "y", 5003), QUESTION)  # a stop clears "silent"
     assert set(store.get_session("s1").flags) == {"running", "repeat"}
 
 
-def test_tool_calls_count_repeats(store: StoreBase) -> None:
-    store.record_stop(ev("s1", "x"), QUESTION)
-    assert [store.record_tool_call("s1", "Bash:ls") for _ in range(3)] == [1, 2, 3]
-    store.flag("s1", {"repeat": "r"})
-    assert store.record_tool_call("s1", "Read:a") == 1
-    assert "repeat" not in store.get_session("s1").flags
+def test_a_stop_keeps_the_turns_longest_tool_run(store: Store) -> None:
+    record_stop(store, ev("s1", "x"), QUESTION, tool_run=("Bash:ls", 3))
+    st = store.get_session("s1")
+    assert (st.tool_signature, st.tool_repeats) == ("Bash:ls", 3)
+    flag(store, "s1", {"repeat": "r"})
+    record_stop(store, ev("s1", "y", 1001), QUESTION)  # no record read: nothing changes
+    assert "repeat" in store.get_session("s1").flags
+    record_stop(store, ev("s1", "z", 1002), QUESTION, tool_run=("Read:a", 1))
+    st = store.get_session("s1")
+    assert (st.tool_signature, st.tool_repeats) == ("Read:a", 1) and "repeat" not in st.flags
 
 
-def test_status_change_delete_and_claim(store: StoreBase) -> None:
-    store.record_stop(ev("s1", "x"), STATUS)
-    store.set_status("s1", "abandoned", "silent for 25 h", 9000)
+def test_status_change_delete_and_claim(store: Store) -> None:
+    record_stop(store, ev("s1", "x"), STATUS)
+    set_status(store, "s1", "abandoned", "silent for 25 h", 9000)
     assert store.get_session("s1").status == "abandoned"
     assert store.timeline("s1")[-1].kind == "status"
     store.delete_session("s1")
@@ -139,8 +162,8 @@ def test_status_change_delete_and_claim(store: StoreBase) -> None:
 
 def test_data_survives_reopening(store_spec: object) -> None:
     first = store_spec.open()  # type: ignore[attr-defined]
-    first.record_human(HumanMessage("s1", "/do-build it", skill="/do-build", plan_file="plan.md"))
-    first.record_stop(ev("s1", "working"), STATUS)
+    record_human(first, HumanMessage("s1", "/do-build it", skill="/do-build", plan_file="plan.md"))
+    record_stop(first, ev("s1", "working"), STATUS)
     first.close()
     again = store_spec.open()  # type: ignore[attr-defined]
     try:
@@ -154,15 +177,16 @@ def test_data_survives_reopening(store_spec: object) -> None:
         again.close()
 
 
-def test_jobs_are_summarised_from_the_timeline(store: StoreBase) -> None:
-    store.record_stop(ev("s1", "working", 1000, job_id="j1"), STATUS)
-    store.record_stop(ev("s1", "final result", 1001, job_id="j1"), QUESTION)  # duplicate
-    store.record_stop(
+def test_jobs_are_summarised_from_the_timeline(store: Store) -> None:
+    record_stop(store, ev("s1", "working", 1000, job_id="j1"), STATUS)
+    record_stop(store, ev("s1", "final result", 1001, job_id="j1"), QUESTION)  # duplicate
+    record_stop(
+        store,
         ev("s1", "4 passed", 1002, job_id="j1", stop_hook_active=True),
         Verdict("completion", 0.9, "done", "rules"),
     )
-    store.record_stop(ev("s1", "Which DB?", 1003, job_id="j2"), QUESTION)
-    j1, j2 = store.jobs("s1")
+    record_stop(store, ev("s1", "Which DB?", 1003, job_id="j2"), QUESTION)
+    j1, j2 = jobs(store, "s1")
     assert (j1.job_id, j1.status, j1.stops, j1.continues, j1.delivered, j1.dropped) == (
         "j1",
         "closed",
@@ -174,4 +198,19 @@ def test_jobs_are_summarised_from_the_timeline(store: StoreBase) -> None:
     assert (j1.first_ts, j1.last_ts) == (1000, 1002)
     assert (j2.job_id, j2.status, j2.stops, j2.delivered) == ("j2", "open", 1, 1)
     with pytest.raises(UnknownSession):
-        store.jobs("nope")
+        jobs(store, "nope")
+
+
+def test_a_long_message_keeps_its_closing_evidence_in_the_timeline(store: Store) -> None:
+    from coachloop.core.text import clip
+    from coachloop.store.records import MAX_STORED_TEXT
+
+    text = "Start of the report.\n" + "x" * 80_000 + "\nRan pytest: 42 passed in 1.3s."
+    record_stop(store, ev("s1", text), QUESTION)
+    [rec] = store.timeline("s1")
+    assert rec.text.startswith("Start of the report.")
+    assert rec.text.endswith("42 passed in 1.3s.")
+    assert f"[... {len(text) - MAX_STORED_TEXT} characters cut by coachloop ...]" in rec.text
+    assert clip("abcdefghij", 4) == "ab\n\n[... 6 characters cut by coachloop ...]\n\nij"
+    assert clip("abcdefghij", 4, head=1, marker="|{n}|") == "a|6|hij"
+    assert clip("short", 10) == "short" and clip("any", 0) == "any"

@@ -15,6 +15,7 @@ from coachloop.store import StoreError, default_path, open_store
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.redis_store import RedisStore, project_token
 from coachloop.store.sqlite import SQLiteStore
+from coachloop.supervisor.writes import record_stop
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 
@@ -22,7 +23,7 @@ STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_
 def test_sqlite_uses_wal_and_named_migrations(tmp_path: Path) -> None:
     path = tmp_path / "db" / "coachloop.db"
     with SQLiteStore(path) as store:
-        store.record_stop(StopEvent("s1", text="x"), STATUS)
+        record_stop(store, StopEvent("s1", text="x"), STATUS)
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     names = [r[0] for r in db.execute("SELECT name FROM migrations ORDER BY name")]
@@ -72,14 +73,16 @@ def test_a_directory_or_a_corrupt_database_is_a_clear_error(tmp_path: Path) -> N
         SQLiteStore(path)
 
 
-def test_default_paths_follow_project_and_home(
+def test_one_home_store_for_every_project_unless_one_configures_its_own(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
     assert default_path() == tmp_path / "home" / "coachloop.db"
-    assert default_path(tmp_path / "proj") == tmp_path / "proj" / ".coachloop" / "coachloop.db"
+    (tmp_path / "proj").mkdir()
     with open_store(project=tmp_path / "proj") as store:
-        assert store.location.endswith("proj/.coachloop/coachloop.db")
+        assert store.location == str(tmp_path / "home" / "coachloop.db")
+    assert list((tmp_path / "proj").iterdir()) == []  # nothing written in the project
+    (tmp_path / "proj" / ".coachloop").mkdir()
     monkeypatch.setenv("COACHLOOP_STORE", f"sqlite://{tmp_path}/env.db")
     with open_store() as store:
         assert store.location == str(tmp_path / "env.db")
@@ -88,6 +91,9 @@ def test_default_paths_follow_project_and_home(
     conf.write_text(f'[store]\nurl = "{tmp_path}/conf.db"\n')
     with open_store(project=tmp_path / "proj") as store:
         assert store.location == str(tmp_path / "conf.db")
+    conf.write_text('[store]\nurl = "own/sessions.db"\n')  # relative: to the project
+    with open_store(project=tmp_path / "proj") as store:
+        assert store.location == str(tmp_path / "proj" / "own" / "sessions.db")
     conf.write_text("[store\nbroken")
     with pytest.raises(StoreError, match=r"config\.toml"):
         open_store(project=tmp_path / "proj")
@@ -98,7 +104,7 @@ def test_redis_keys_are_namespaced_by_prefix_project_and_session(store_spec: obj
     store = store_spec.open()  # type: ignore[attr-defined]
     assert isinstance(store, RedisStore)
     try:
-        store.record_stop(StopEvent("s:1 x", text="x", project="/home/me/proj"), STATUS)
+        record_stop(store, StopEvent("s:1 x", text="x", project="/home/me/proj"), STATUS)
         keys = sorted(k.decode() for k in store._r.scan_iter(match=f"{store.prefix}:*"))
         tok = project_token("/home/me/proj")
         assert tok.startswith("proj-")
@@ -115,7 +121,7 @@ def test_redis_keys_are_namespaced_by_prefix_project_and_session(store_spec: obj
 def test_redis_conflict_is_retried_on_the_fresh_state(store_spec: object) -> None:
     store, other = store_spec.open(), store_spec.open()  # type: ignore[attr-defined]
     try:
-        store.record_stop(StopEvent("s1", text="a"), STATUS)
+        record_stop(store, StopEvent("s1", text="a"), STATUS)
         seen: list[int] = []
         original = store.transact
 
@@ -123,13 +129,13 @@ def test_redis_conflict_is_retried_on_the_fresh_state(store_spec: object) -> Non
             def wrapped(state: SessionState | None) -> object:
                 seen.append(state.continues if state else -1)
                 if len(seen) == 1:  # a concurrent writer commits between read and write
-                    other.record_stop(StopEvent("s1", text="b", timestamp=2000), STATUS)
+                    record_stop(other, StopEvent("s1", text="b", timestamp=2000), STATUS)
                 return fn(state)  # type: ignore[operator]
 
             return original(session_id, wrapped, project=project)
 
         store.transact = racing_stop
-        res = store.record_stop(StopEvent("s1", text="c", timestamp=3000), STATUS)
+        res = record_stop(store, StopEvent("s1", text="c", timestamp=3000), STATUS)
         assert seen == [1, 2] and res.state.continues == 3
         assert [r.text for r in store.timeline("s1")] == ["a", "b", "c"]
     finally:
@@ -147,8 +153,8 @@ def test_redis_first_writers_racing_on_project_end_up_in_one_place(store_spec: o
     a, b = store_spec.open(), store_spec.open()  # type: ignore[attr-defined]
     try:
         b._projects["s1"] = project_token("/b")  # b decided the keys before a's write landed
-        a.record_stop(StopEvent("s1", text="from a", project="/a"), STATUS)
-        b.record_stop(StopEvent("s1", text="from b", project="/b"), STATUS)
+        record_stop(a, StopEvent("s1", text="from a", project="/a"), STATUS)
+        record_stop(b, StopEvent("s1", text="from b", project="/b"), STATUS)
         for store in (a, b):
             st = store.get_session("s1")
             assert st.project == "/a" and st.continues == 2
@@ -163,8 +169,11 @@ def test_redis_first_writers_racing_on_project_end_up_in_one_place(store_spec: o
 def test_a_project_store_is_kept_out_of_git(tmp_path: Path) -> None:
     from coachloop.store import open_store
 
+    (tmp_path / ".coachloop").mkdir()
+    (tmp_path / ".coachloop" / "config.toml").write_text('[store]\nurl = ".coachloop/own.db"\n')
     store = open_store(project=tmp_path)
     try:
+        assert store.location == str(tmp_path / ".coachloop" / "own.db")
         ignore = tmp_path / ".coachloop" / ".gitignore"
         assert ignore.read_text().splitlines()[-1] == "*"
     finally:

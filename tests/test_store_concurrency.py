@@ -15,6 +15,7 @@ from typing import Any
 
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
+from coachloop.supervisor.writes import record_stop
 
 PROCESSES = 32
 
@@ -23,6 +24,7 @@ import json, sys
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.store import open_store
+from coachloop.supervisor.writes import record_stop
 target, prefix = sys.argv[1], sys.argv[2]
 status = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
 store = open_store(target, prefix=prefix)
@@ -34,7 +36,7 @@ STOPPER = (
 i = int(sys.argv[3])
 print("ready", flush=True)
 sys.stdin.readline()  # everyone starts together
-r = store.record_stop(StopEvent("shared", text=f"status {i}", job_id=f"job-{i}", project="/p"), status)
+r = record_stop(store, StopEvent("shared", text=f"status {i}", job_id=f"job-{i}", project="/p"), status)
 print(json.dumps({"id": r.event_id, "kind": r.decision.kind, "text": r.decision.text}), flush=True)
 store.close()
 """
@@ -46,7 +48,7 @@ WRITER = (
 i = 0
 while True:
     sid = f"crash-{i % 4}"
-    r = store.record_stop(StopEvent(sid, text=f"output {i} " + "x" * 300, job_id=f"j{i}"), status)
+    r = record_stop(store, StopEvent(sid, text=f"output {i} " + "x" * 300, job_id=f"j{i}"), status)
     print(r.event_id, sid, flush=True)  # acknowledged: the transaction has committed
     i += 1
 """
@@ -135,8 +137,8 @@ def test_a_writer_killed_mid_stream_loses_no_acknowledged_event(store_spec: Any)
         assert all(stored[i] == sid for i, sid in acked.items())
         # The store still takes writes.
         status = Verdict("question", 0.9, "asks", "rules")
-        assert store.record_stop(
-            StopEvent("crash-0", text="after the crash"), status
+        assert record_stop(
+            store, StopEvent("crash-0", text="after the crash"), status
         ).event_id > max(acked)
     finally:
         store.close()

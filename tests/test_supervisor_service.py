@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from coachloop import snapshots
-from coachloop.config import ConfigError
+from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
@@ -23,13 +23,14 @@ from coachloop.supervisor import Policy, Supervisor, lifecycle
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 DONE = Verdict("completion", 0.9, "done", "rules")
 ERROR = Verdict("error", 0.9, "crash", "signal")
+ASK = Verdict("question", 0.9, "asks", "rules")
 
 
 @pytest.fixture
 def sup(tmp_path: Path) -> Iterator[Supervisor]:
     s = Supervisor(SQLiteStore(tmp_path / "c.db"), Policy(2), snapshot_root=tmp_path / "snaps")
     yield s
-    s.store.close()
+    s.close()
 
 
 def _labels(root: Path, sid: str) -> list[str]:
@@ -57,7 +58,7 @@ def test_process_judges_with_the_stored_context(sup: Supervisor) -> None:
 def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path) -> None:
     sup.on_human(HumanMessage("s1", "go"))
     sup.on_stop(StopEvent("s1", text="a", job_id="j1"), STATUS)  # auto_continue
-    sup.on_stop(StopEvent("s1", text="dup", job_id="j1"), DONE)  # drop: no snapshot
+    sup.on_stop(StopEvent("s1", text="dup", job_id="j1"), DONE)  # drop
     sup.on_stop(StopEvent("s1", text="b"), STATUS)  # auto_continue
     sup.on_stop(StopEvent("s1", text="c"), STATUS)  # cap reached: deliver
     sup.on_stop(StopEvent("s1", text="done", job_id="j2"), DONE)  # complete
@@ -66,6 +67,7 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
     assert _labels(root, "s1") == [
         "resume",
         "auto_continue",
+        "drop",
         "auto_continue",
         "deliver",
         "complete",
@@ -81,7 +83,7 @@ def test_lifecycle_labels() -> None:
 
     e = StopEvent("s", text="x")
     assert lifecycle(e, STATUS, continue_with("go", "w")) == "auto_continue"
-    assert lifecycle(e, STATUS, drop("dup")) is None
+    assert lifecycle(e, STATUS, drop("dup")) == "drop"
     assert lifecycle(e, DONE, deliver("x", "w")) == "complete"
     assert lifecycle(e, STATUS, deliver("x", "cap")) == "deliver"
     assert lifecycle(StopEvent("s", kind="StopFailure"), STATUS, deliver("x", "w")) == "error"
@@ -95,12 +97,15 @@ def test_retention_cleanup_runs_at_most_once_an_hour(tmp_path: Path) -> None:
     stale = snapshots.save("old", "complete", {}, root=root)
     ten_days = clock[0] - 10 * 86_400
     os.utime(stale, (ten_days, ten_days))
-    sup.on_stop(StopEvent("s1", text="q?"), DONE)  # the first stop runs the cleanup
+    sup.on_stop(StopEvent("s1", text="q?"), DONE)
+    assert stale.exists()  # a stop never runs maintenance
+    assert sup.maintain().cleanup is not None  # the first step runs the cleanup
     assert not stale.exists()
     again = snapshots.save("old", "complete", {}, root=root)
     os.utime(again, (ten_days, ten_days))
     clock[0] += 600
     sup.on_stop(StopEvent("s1", text="q2?"), DONE)
+    assert sup.maintain().cleanup is None
     assert again.exists()  # within the hour: not again
     other = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=root, clock=lambda: clock[0])
     assert other.maintain().cleanup is None  # the claim is shared through the store
@@ -108,7 +113,31 @@ def test_retention_cleanup_runs_at_most_once_an_hour(tmp_path: Path) -> None:
     report = sup.maintain().cleanup
     assert report is not None and report.removed == 1 and not again.exists()
     store.close()
-    other.store.close()
+    other.close()
+
+
+def test_every_door_to_a_session_records_and_snapshots(sup: Supervisor, tmp_path: Path) -> None:
+    """Subagent and notify stops, notices, session start and end, flags and status
+    changes all pass the supervisor: each leaves its record and its snapshot."""
+    sup.on_start("s2", "session started (startup)", agent="codex", project="/p", cwd="/p")
+    sup.on_human(HumanMessage("s2", "go"))
+    sub = sup.on_stop(StopEvent("s2", text="Which DB?", kind="SubagentStop"), ASK)
+    assert sub.decision.kind == "drop" and "parent agent" in sub.decision.why
+    held = sup.on_stop(StopEvent("s2", text="working", agent="codex", can_block=False), STATUS)
+    assert held.decision.kind == "deliver" and held.state.continues == 0
+    assert "Codex cannot be sent back from this hook" in held.decision.text
+    sup.on_notice("s2", "[coachloop] waits", "permission", agent="codex", project="/p", cwd="/p")
+    assert sup.flag("s2", {"silent": "quiet"}) == ("silent",)
+    assert sup.flag("s2", {"silent": "quiet"}) == ()  # already flagged: nothing written
+    sup.set_status("s2", "abandoned", "stopped from the chat")
+    sup.on_end("s2", "session ended (exit)", agent="codex")
+    sup.on_end("never-seen", "session ended (exit)", agent="codex")  # not created
+    assert sup.state("never-seen") is None
+    kinds = [r.kind for r in sup.reads.timeline("s2")]
+    assert kinds == ["status", "human", "stop", "stop", "alert", "alert", "status", "status"]
+    assert _labels(tmp_path / "snaps", "s2") == [
+        *("start", "resume", "drop", "deliver", "notice", "alert", "status", "end")
+    ]
 
 
 def test_snapshot_failure_never_loses_the_decision(
@@ -119,9 +148,9 @@ def test_snapshot_failure_never_loses_the_decision(
     sup = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=blocker)
     res = sup.on_stop(StopEvent("s1", text="working"), STATUS)
     assert res.decision.kind == "continue"
-    assert sup.store.get_session("s1").continues == 1
+    assert sup.reads.get_session("s1").continues == 1
     assert "could not save" in caplog.text
-    sup.store.close()
+    sup.close()
 
 
 def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -132,10 +161,10 @@ def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     )
     sup = Supervisor.open(proj)
     assert sup.policy == Policy(1) and sup.retention_days == 2.0
-    assert sup.store.location == str(proj / ".coachloop" / "coachloop.db")
+    assert sup.reads.location == str(home() / "coachloop.db")  # one store for all projects
     kinds = [sup.on_stop(StopEvent("s", text=f"t{i}"), STATUS).decision.kind for i in range(2)]
     assert kinds == ["continue", "deliver"]
-    sup.store.close()
+    sup.close()
     monkeypatch.setenv("COACHLOOP_SNAPSHOT_RETENTION_DAYS", "soon")
     with pytest.raises(ConfigError, match="retention_days"):
         Supervisor.open(proj)
@@ -144,7 +173,7 @@ def test_open_reads_project_config(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 def test_hook_path_imports_no_pydantic_click_rich_or_redis() -> None:
     code = (
         "import sys, coachloop.core.events, coachloop.supervisor, coachloop.store, coachloop.store.sqlite, "
-        "coachloop.snapshots, coachloop.watchdog; "
+        "coachloop.snapshots, coachloop.supervisor.watchdog; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('pydantic', 'click', 'rich', 'redis'))))"
     )
@@ -162,12 +191,14 @@ def test_maintenance_runs_the_watchdog_and_cleans_stale_sessions(tmp_path: Path)
     sup.on_stop(StopEvent("quiet", text="working", timestamp=clock[0]), STATUS)
     clock[0] += 2 * 3600
     sup.on_stop(StopEvent("busy", text="Which DB?", timestamp=clock[0]), DONE)
-    alerts = [e for e in sup.store.outbox_pending() if e.kind == "alert"]
+    assert not [e for e in sup.reads.outbox_pending() if e.kind == "alert"]  # not in a stop
+    assert [a.session_id for a in sup.maintain().alerts] == ["quiet"]
+    alerts = [e for e in sup.reads.outbox_pending() if e.kind == "alert"]
     assert len(alerts) == 1 and "quiet" in alerts[0].text and "silent for 2.0 h" in alerts[0].text
     clock[0] += 600
     assert sup.maintain().alerts == []  # flagged once, not again
     clock[0] += 24 * 3600
     done = sup.maintain()
     assert done.stale is not None and done.stale.abandoned == ["quiet"]
-    assert sup.store.get_session("quiet").status == "abandoned"
-    sup.store.close()
+    assert sup.reads.get_session("quiet").status == "abandoned"
+    sup.close()

@@ -93,7 +93,7 @@ def test_rate_limit_spaces_messages_per_chat(
     interval = 0.3
     with run(api, {CHAT: project, 43: other}, min_interval=interval):
         assert wait(lambda: len(api.sent) == 7)
-    sup2.store.close()
+    sup2.close()
     times = {
         chat: [c.at for c in api.calls_to("sendMessage") if c.chat_id == chat] for chat in (42, 43)
     }

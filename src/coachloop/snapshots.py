@@ -25,7 +25,10 @@ from typing import Any
 
 from coachloop.config import home
 
-LIFECYCLE = ("resume", "auto_continue", "deliver", "error", "complete")
+LIFECYCLE = (
+    *("resume", "auto_continue", "deliver", "error", "complete", "drop"),
+    *("notice", "start", "end", "alert", "status"),
+)
 DEFAULT_RETENTION_DAYS = 7.0
 REDACTED = "[REDACTED]"
 _SECRET_FIELD = re.compile(r"token|key|secret|password|passwd|credential|authorization", re.I)

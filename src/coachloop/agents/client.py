@@ -73,6 +73,23 @@ def main(args: list[str]) -> int:
         return _emit(*reply) if reply is not None else _in_process(agent, raw)
     except Exception:
         return 0
+    finally:
+        show_notice(os.environ)
+
+
+def show_notice(env: "Mapping[str, str]") -> None:
+    """Print a pending configuration notice (written by `hook.log_failure`) on stderr,
+    once: the file is renamed to `.shown`. Costs one failed `open` when there is none."""
+    try:
+        home = os.path.expanduser(env.get("COACHLOOP_HOME") or "~/.coachloop")
+        path = os.path.join(home, "logs", "config-warning")
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(4096)
+        os.replace(path, path + ".shown")
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except Exception:  # never let a notice break the fail-open contract
+        return
 
 
 def _via_daemon(agent: str, raw: bytes) -> tuple[int, bytes] | None:

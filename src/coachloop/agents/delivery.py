@@ -31,13 +31,15 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from coachloop.core.events import AGENT_LABELS
+from coachloop.core.text import clip
+
 if TYPE_CHECKING:
-    from coachloop.store import Store
+    from coachloop.store import StoreReader
 
 LOG_NAME = "deliveries.log"
 LOG_LIMIT = 8 * 1024 * 1024
 MAX_SHOWN = 4_000
-LABELS = {"claude-code": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "sdk": "SDK"}
 _USERINFO = re.compile(r"//[^@/\s]*@")
 
 
@@ -64,16 +66,11 @@ def format_entry(
     stamp = time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(time.time() if ts is None else ts))
     parts = [stamp, kind]
     if agent:
-        parts.append(LABELS.get(agent, agent))
+        parts.append(AGENT_LABELS.get(agent, agent))
     parts.append(f"session {session_id[:12]}")
     if project:
         parts.append(Path(project).name or project)
-    body = (
-        text
-        if len(text) <= MAX_SHOWN
-        else text[:MAX_SHOWN] + f" [... {len(text) - MAX_SHOWN} more chars]"
-    )
-    body = redact_text(body).strip() or "(no text)"
+    body = redact_text(clip(text, MAX_SHOWN)).strip() or "(no text)"
     lines = "\n".join("  " + line for line in body.splitlines())
     return f"-- {' | '.join(parts)} --\n{lines}\n"
 
@@ -105,7 +102,7 @@ def announce(
         return
 
 
-def cursor_path(store: Store) -> Path:
+def cursor_path(store: StoreReader) -> Path:
     """Where the console remembers the last outbox id it showed for `store`."""
     from coachloop.config import home
 
@@ -115,7 +112,11 @@ def cursor_path(store: Store) -> Path:
 
 
 def deliver_to_console(
-    store: Store, out: TextIO | None = None, *, limit: int = 10_000, cursor: Path | None = None
+    store: StoreReader,
+    out: TextIO | None = None,
+    *,
+    limit: int = 10_000,
+    cursor: Path | None = None,
 ) -> int:
     """Print the pending outbox entries of `store` not shown on the console yet, oldest
     first, and advance the console's cursor past them. The outbox itself is left alone

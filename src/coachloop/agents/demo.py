@@ -151,6 +151,6 @@ def run_demo(workdir: Path, *, timeout: float = 120.0) -> DemoRun:
         try:
             judged = SupervisedRunner(agent, project, supervisor=supervisor).run(PROMPT)
         finally:
-            supervisor.store.close()
+            supervisor.close()
         requests = tuple(r.json for r in model.model_requests)
     return DemoRun(project, store, judged, requests)

@@ -8,18 +8,15 @@ back with (None: let it stop). Per action:
   through the supervisor, record; return the coaching when the decision is "continue"
   and the agent can be sent back (never for a StopFailure). The job is the agent's own
   id, else derived from the session and its last human message, so a continuation keeps
-  its job. A subagent's stop that the policy would deliver is dropped instead (its output
-  goes back to its parent agent, not to the human); errors are still delivered. An agent
-  that cannot be sent back (Codex notify) gets a delivery carrying the coaching instead
-  of a continuation.
+  its job. The stop's context (a subagent? can the agent be sent back?) is part of the
+  event: the policy drops a subagent's deliveries (its output goes back to its parent)
+  and delivers, coaching attached, what it would continue for an agent that cannot be
+  sent back (Codex notify).
 - "prompt": a human message (resets the cap, records prompt and skill), unless it is our
   own continuation echoed back (the session was just continued and the "prompt" is the
   coaching).
 - "tool": a tool call ended in a running turn; returns the human's queued messages
   (`coachloop.supervisor.steering`) to add to the turn, or None.
-- "pretool": a tool call is about to run; when the human asked to stop (`/stop`), the
-  turn ends here (returns the note; `supervisor.stopping`), else None. A stop of a
-  session marked to stop is decided but never continued.
 - "notice", "start", "end": see `coachloop.agents.lifecycle`.
 
 At a stop of the main agent, messages the human queued during the turn come first: the
@@ -35,7 +32,6 @@ console channel (`coachloop.agents.delivery`).
 from __future__ import annotations
 
 import hashlib
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -47,12 +43,7 @@ if TYPE_CHECKING:
     from coachloop.agents.supervisors import Opened
     from coachloop.config import Settings
     from coachloop.core.session import Decision, SessionState
-    from coachloop.core.verdict import Verdict
-    from coachloop.store import Store
-    from coachloop.supervisor import Policy, Supervisor
-
-NOTE = "[coachloop]"
-SUBAGENT_DROP = "subagent output goes back to its parent agent, not to the human"
+    from coachloop.supervisor import Supervisor
 
 
 def project_root(cwd: str) -> Path | None:
@@ -90,16 +81,14 @@ def run(hook: Hook) -> str | None:
         return _stop(ctx, hook, project)
     if hook.action == "tool":
         return _tool(ctx, hook)
-    if hook.action == "pretool":
-        return _pretool(ctx, hook)
     if hook.action == "prompt":
         _prompt(ctx, hook, project)
     elif hook.action == "notice":
-        lifecycle.notice(ctx.supervisor.store, hook, project)
+        lifecycle.notice(ctx.supervisor, hook, project)
     elif hook.action == "start":
-        lifecycle.start(ctx.supervisor.store, hook, project)
+        lifecycle.start(ctx.supervisor, hook, project)
     elif hook.action == "end":
-        lifecycle.end(ctx.supervisor.store, hook)
+        lifecycle.end(ctx.supervisor, hook)
     return None
 
 
@@ -110,7 +99,7 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
     from coachloop.supervisor import context_for
 
     sup = ctx.supervisor
-    state = _new_turn(sup, hook, state_of(sup.store, hook.session_id), project, ctx.settings)
+    state = _new_turn(sup, hook, sup.state(hook.session_id), project, ctx.settings)
     job = hook.job_id or derived_job(hook.session_id, state)
     if hook.sub_id and job:
         job = f"{job}/{hook.sub_id}"
@@ -125,6 +114,7 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
         error=hook.error,
         transcript_path=hook.transcript_path,
         stop_hook_active=hook.stop_hook_active,
+        can_block=hook.can_block,
     )
     if hook.kind == "Stop" and hook.can_block and state is not None and state.steering:
         steered = sup.steer_at_stop(event)  # the human spoke during the turn: no judging
@@ -132,20 +122,8 @@ def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
             return steered.decision.text
     from coachloop.record import for_stop
 
-    verdict = ctx.judge.judge(for_stop(context_for(state, event), event))
-    if hook.kind == "SubagentStop":
-        result = sup.store.record_stop(event, verdict, sup.policy, _subagent_step)
-        sup.maintain()
-    elif state is not None and state.stop_requested is not None:
-        from coachloop.supervisor.stopping import stopped_step
-
-        result = sup.store.record_stop(event, verdict, sup.policy, stopped_step)
-    elif not hook.can_block:
-        result = sup.store.record_stop(event, verdict, sup.policy, _no_continue_step)
-        sup.maintain()
-    else:
-        result = sup.on_stop(event, verdict)
-    decision = result.decision
+    item = for_stop(context_for(state, event), event)
+    decision = sup.on_stop(event, ctx.judge.judge(item), item.record).decision
     _announce(hook, project, decision)
     if decision.blocks and hook.can_block and hook.kind != "StopFailure":
         return decision.text
@@ -184,56 +162,12 @@ def _new_turn(
     return _human(sup, hook, state.context.prompt or "", project, settings)
 
 
-def _subagent_step(
-    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
-) -> tuple[Decision, SessionState]:
-    from coachloop.core.session import drop
-    from coachloop.supervisor import decide
-
-    decision, new = decide(state, event, verdict, policy)
-    if decision.kind != "deliver" or verdict.type == "error" or event.failed:
-        return decision, new
-    kept = replace(new, status=state.status, last_decision="drop")
-    return drop(f"{SUBAGENT_DROP} ({decision.why})", decision.notices), kept
-
-
-def _no_continue_step(
-    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
-) -> tuple[Decision, SessionState]:
-    from coachloop.core.session import deliver
-    from coachloop.supervisor import Policy, decide
-
-    decision, new = decide(state, event, verdict, policy)
-    if decision.kind != "continue":
-        return decision, new
-    held, held_state = decide(state, event, verdict, Policy(max_auto_continues=0))
-    label = delivery.LABELS.get(event.agent, event.agent)
-    note = (
-        f"{NOTE} {label} cannot be sent back from this hook; "
-        f"the coaching it would have had: {decision.text}"
-    )
-    text = f"{event.text.rstrip()}\n\n{note}"
-    why = f"{decision.why}; delivered instead (the agent cannot be continued)"
-    return deliver(text, why, held.notices), held_state
-
-
 def _tool(ctx: Opened, hook: Hook) -> str | None:
-    state = state_of(ctx.supervisor.store, hook.session_id)
+    state = ctx.supervisor.state(hook.session_id)
     if state is None or not state.steering:
         return None  # the common case: one read, nothing written
     where = f"after a tool call ({hook.detail})" if hook.detail else "after a tool call"
     return ctx.supervisor.steer_mid_turn(hook.session_id, where).text or None
-
-
-def _pretool(ctx: Opened, hook: Hook) -> str | None:
-    state = state_of(ctx.supervisor.store, hook.session_id)
-    if state is None or state.stop_requested is None:
-        return None
-    where = f"before a tool call ({hook.detail})" if hook.detail else "before a tool call"
-    note = ctx.supervisor.stop_now(hook.session_id, where)
-    if note is not None:
-        delivery.announce(hook.session_id, hook.agent, hook.cwd, [("notice", note)])
-    return note
 
 
 # --- human prompts, notices, session start and end -----------------------------------
@@ -243,7 +177,7 @@ def _prompt(ctx: Opened, hook: Hook, project: str) -> None:
     from coachloop.coach import PLAIN, PREFIX
 
     sup = ctx.supervisor
-    state = state_of(sup.store, hook.session_id)
+    state = sup.state(hook.session_id)
     said = hook.text.strip()
     echoed = said.startswith(PREFIX) or said.lower() == PLAIN
     if echoed and state is not None and state.last_decision == "continue":
@@ -270,16 +204,6 @@ def _human(
 
 
 # --- helpers -----------------------------------------------------------------------------
-
-
-def state_of(store: Store, session_id: str) -> SessionState | None:
-    """The stored state of a session, None when it is new."""
-    from coachloop.store import UnknownSession
-
-    try:
-        return store.get_session(session_id)
-    except UnknownSession:
-        return None
 
 
 def _announce(hook: Hook, project: str, decision: Decision) -> None:

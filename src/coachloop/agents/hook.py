@@ -14,10 +14,11 @@ characters) when the supervisor sends the agent back, else empty (the agent stop
 Anything unexpected (an unknown agent, malformed or binary JSON, wrong types, missing
 fields, huge strings, a store or configuration error, a bug) fails open: empty stdout,
 exit 0, and one line in `$COACHLOOP_HOME/logs/hook.log` (the error's type and its
-message, redacted and cut; never the payload). Safe to call from many threads at once:
-the store, settings and judge of a project are opened once per process and shared
-(`coachloop.agents.supervisors`); stores serialise their own access, and every decision
-is one store transaction.
+message, redacted and cut; never the payload); a configuration error is also said once
+on the hook's stderr (the agent shows it), until its message changes. Safe to call from
+many threads at once: the store, settings and judge of a project are opened once per
+process and shared (`coachloop.agents.supervisors`); stores serialise their own access,
+and every decision is one store transaction.
 
 The pieces: `payload` (untrusted JSON, the normalised `Hook`, replies), one adapter per
 agent (`claude_code`, `codex`, `gemini`), `dispatch` (stops and prompts through the
@@ -30,9 +31,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 LOG_NAME = "hook.log"
+# A configuration error is said once on the hook's stderr: written here, shown and
+# renamed to NOTICE_NAME + ".shown" by the hook client (`client.show_notice`).
+NOTICE_NAME = "config-warning"
 LOG_LIMIT = 4 * 1024 * 1024
 MAX_LOGGED = 300
 
@@ -109,5 +114,22 @@ def log_failure(agent: object, exc: BaseException) -> None:
             pass
         with path.open("a", encoding="utf-8", errors="replace") as fh:
             fh.write(line)
+        if type(exc).__name__ == "ConfigError":
+            _notice(folder, redact_text(" ".join(str(exc).split())))
     except Exception:  # logging must never turn a fail-open into a crash
         return
+
+
+def _notice(folder: Path, message: str) -> None:
+    """Queue `message` for the hook's stderr, unless this very message was shown already."""
+    text = (
+        "coachloop: supervision is OFF (every stop is let through) until the configuration "
+        f"is fixed: {message} (`coachloop doctor` checks it)\n"
+    )
+    shown = folder / (NOTICE_NAME + ".shown")
+    try:
+        if shown.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    (folder / NOTICE_NAME).write_text(text, encoding="utf-8")

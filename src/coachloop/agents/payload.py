@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from coachloop.core.events import StopKind
+from coachloop.core.text import clip
 
 Action = Literal["stop", "prompt", "notice", "start", "end", "tool", "pretool"]
 TurnRule = Literal["none", "job", "prompt"]
@@ -157,12 +158,8 @@ def path_field(data: dict[str, Any], *keys: str) -> str | None:
 
 
 def clip_middle(text: str, limit: int = MAX_TEXT) -> str:
-    """`text` cut to about `limit` characters, keeping its head and its tail."""
-    if len(text) <= limit:
-        return text
-    half = limit // 2
-    cut = len(text) - 2 * half
-    return f"{text[:half]}\n\n[... {cut} characters cut by coachloop ...]\n\n{text[-half:]}"
+    """`text` cut to `limit` characters, keeping its head and its tail."""
+    return clip(text, limit)
 
 
 def error_text(kind: str | None, details: str | None) -> str:

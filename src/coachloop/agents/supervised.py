@@ -190,8 +190,9 @@ class SupervisedRunner:
             job_id=turn.uuid,
             error=turn.error,
         )
-        verdict = self.judge.judge(_with_record(sup.context(event), turn, prompt))
-        result = sup.on_stop(event, verdict)
+        item = _with_record(sup.context(event), turn, prompt)
+        verdict = self.judge.judge(item)
+        result = sup.on_stop(event, verdict, item.record)
         return JudgedTurn(turn, verdict, result.decision, result.event_id, "runner")
 
     # -- the hook's record ------------------------------------------------------------
@@ -199,7 +200,7 @@ class SupervisedRunner:
         from coachloop.store import UnknownSession
 
         try:
-            timeline = self.supervisor.store.timeline(session_id)
+            timeline = self.supervisor.reads.timeline(session_id)
         except UnknownSession:
             return []
         return [r for r in timeline if r.ts >= since]

@@ -69,6 +69,12 @@ def opened(root: Path | None) -> Opened:
     return fresh
 
 
+def entries() -> list[Opened]:
+    """The entries open now, most recently used last (for background maintenance)."""
+    with _lock:
+        return list(_cache.values())
+
+
 def clear() -> None:
     """Forget every cached entry (their stores close once no call uses them)."""
     with _lock:
@@ -81,13 +87,13 @@ def _open(root: Path | None) -> Opened:
     from coachloop.supervisor import Supervisor
 
     settings = load_settings(root)
-    sup = Supervisor.open(root)
+    sup = Supervisor.open(root, settings=settings)
     entry = Opened(sup, settings, make_judge(settings))
     return Opened(sup, settings, entry.judge, _file_id(entry))
 
 
 def _file_id(entry: Opened) -> tuple[int, int] | None:
-    path = getattr(entry.supervisor.store, "path", None)
+    path = getattr(entry.supervisor.reads, "path", None)
     if not isinstance(path, Path):
         return None
     try:

@@ -171,6 +171,7 @@ def find_bench_dir(starts: Iterable[Path] | None = None, env: dict[str, str] | N
             return candidate
     looked = ", ".join(str(s) for s in starts)
     raise BenchDataError(
-        "no benchmark directory found: set $COACHLOOP_BENCH_DIR or put the files in "
-        f"shared/bench/ beside the project (searched upwards from {looked})"
+        "no benchmark directory found: name the files (from a clone: `coachloop bench "
+        "tests/data/dev.jsonl`), set $COACHLOOP_BENCH_DIR, or put them in shared/bench/ "
+        f"beside the project (searched upwards from {looked})"
     )

@@ -20,7 +20,7 @@ def print_pending(sources: list[Source], out: TextIO) -> int:
     """Print the entries of `sources` not shown yet; returns how many were printed."""
     from coachloop.agents.delivery import deliver_to_console
 
-    return sum(deliver_to_console(s.supervisor.store, out) for s in sources)
+    return sum(deliver_to_console(s.supervisor.reads, out) for s in sources)
 
 
 def follow(

@@ -337,7 +337,7 @@ class ChatHandlers:
         busy = self.turns.busy(sid)
         name = f"<code>{escape(short_id(sid))}</code>"
         if not (busy or (busy is None and state.status == "running")):
-            source.supervisor.store.set_status(sid, "done", "stopped from the chat")
+            source.supervisor.set_status(sid, "done", "stopped from the chat")
             await self._say(
                 update.effective_chat.id, f"⏹ {name} marked done; {dropped} queued turn(s) dropped."
             )

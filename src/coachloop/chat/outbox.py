@@ -93,7 +93,7 @@ class OutboxPump:
         queues: dict[int, list[tuple[Source, OutboxEntry, Job]]] = {}
         for source in self.router.sources:
             held = sum(1 for k in self._entry_hold if k[0] == source.key)
-            for entry in source.supervisor.store.outbox_pending(BATCH + held):
+            for entry in source.supervisor.reads.outbox_pending(BATCH + held):
                 if self._held((source.key, entry.id)):
                     continue
                 job = self._job(source, entry)
@@ -158,7 +158,7 @@ class OutboxPump:
                 return False
             # Accepted: record it before anything else can happen.
             self.ledger.part_sent(job, index, message_id)
-        source.supervisor.store.mark_sent(entry.id)
+        source.supervisor.mark_sent(entry.id)
         self.ledger.finish(job)
         self._entry_hold.pop(key, None)
         return True

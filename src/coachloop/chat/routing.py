@@ -1,8 +1,9 @@
 """Which chat a delivery goes to, and which session a chat message is for.
 
-Stores: by default each project keeps its own SQLite store, so the bridge opens the
-supervisor of every project a chat is mapped to, plus the user's default store (with a
-shared store configured, e.g. Redis, they are all one). A `Source` is one distinct store.
+Stores: by default every project's sessions are in the home store, so there is one
+source; a project with a store of its own (its config's `[store] url`) adds one, whether
+a chat is mapped to it or the home's registry of stores lists it (its hooks registered
+it). A `Source` is one distinct store.
 
 A delivery goes to, in order: the chat its session is bound to (the chat that started it
 or last replied to it); a chat whose project directory contains the session's project or
@@ -35,28 +36,38 @@ class Source:
 
     def state(self, session_id: str) -> SessionState | None:
         try:
-            return self.supervisor.store.get_session(session_id)
+            return self.supervisor.reads.get_session(session_id)
         except UnknownSession:
             return None
 
 
 def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]:
-    """One `Source` per distinct store among the chats' projects and the default store.
-    A chat's directory opens the store the hooks use for it: that of its project root
-    (the enclosing git work tree, see `coachloop.agents.dispatch.project_root`)."""
+    """One `Source` per distinct store among the chats' projects, the home store and the
+    registered projects' stores (`coachloop.store.registry`; not with `store` or
+    `COACHLOOP_STORE`, which name the one store). A chat's directory opens the store the
+    hooks use for it: that of its project root (the enclosing git work tree, see
+    `coachloop.agents.dispatch.project_root`), merging its old store in if it has one."""
+    import os
+
     from coachloop.agents.dispatch import project_root
+    from coachloop.store import ENV_STORE
+    from coachloop.store.registry import registered
 
     sources: dict[str, Source] = {}
     projects: list[Path | None] = [*config.chats.values(), None]
-    for project in projects:
-        root = project_root(str(project)) if project is not None else None
+    roots: list[Path | None] = [project_root(str(p)) if p is not None else None for p in projects]
+    if store is None and not os.environ.get(ENV_STORE):
+        extra = [p for p in registered() if p not in roots]
+        projects += extra
+        roots += extra
+    for project, root in zip(projects, roots, strict=True):
         sup = Supervisor.open(root, store=store)
-        key = store_key(sup.store.location)
+        key = store_key(sup.reads.location)
         if key in sources:
-            sup.store.close()
+            sup.close()
         else:
             sources[key] = Source(key, sup)
-        if project is not None:
+        if project is not None and project in config.chats.values():
             sources[key].projects.append(project)
     return list(sources.values())
 
@@ -138,7 +149,7 @@ class Router:
         bound = {b.session_id for b in self.ledger.chat_sessions(chat_id)}
         out: list[tuple[SessionState, Source]] = []
         for src in self.sources:
-            for state in src.supervisor.store.list_sessions():
+            for state in src.supervisor.reads.list_sessions():
                 if state.session_id in bound or directory is None or belongs(state, directory):
                     out.append((state, src))
         out.sort(key=lambda pair: pair[0].updated_at, reverse=True)

@@ -238,4 +238,4 @@ class Bridge:
         """Close the ledger, and the stores the bridge opened itself."""
         self.ledger.close()
         for source in self.router.sources if self._own_sources else ():
-            source.supervisor.store.close()
+            source.supervisor.close()

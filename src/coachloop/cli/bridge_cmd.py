@@ -47,7 +47,7 @@ def _console(config: BridgeConfig, store: str | None, once: bool, interval: floa
         pass
     finally:
         for source in sources:
-            source.supervisor.store.close()
+            source.supervisor.close()
 
 
 async def _serve(bridge: Bridge) -> None:

@@ -4,7 +4,8 @@
 Selectors shared by all three: `--agent` (repeatable; install defaults to
 claude-code, uninstall and doctor to every agent), `--project` (default), `--local`
 (Claude Code's `.claude/settings.local.json`) or `--user` (the home directory), and
-`--dir` (the project directory, default the current one).
+`--dir` (the project directory, default the git top level of the current folder);
+two scope flags together are a usage error. `--backup` keeps the replaced file as `.bak`.
 
 Exit status: install/uninstall 0 when done (or nothing to do), 1 when a request was
 refused without harm (a Codex `notify` the user already set), 2 on bad usage or a
@@ -14,6 +15,7 @@ doctor: 0 when something is installed, every hook answers and the store opens; e
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections.abc import Callable, Iterable
@@ -30,32 +32,42 @@ ALL_AGENTS = ("claude-code", "codex", "gemini")
 _DIR_OPTION = click.option(
     "--dir",
     "directory",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=".",
-    show_default=True,
-    help="The project directory.",
+    type=click.Path(file_okay=False, exists=True, path_type=Path),
+    default=None,
+    help="The project directory (default: the git top level of the current folder).",
+)
+_SCOPES = ("project", "local", "user")
+_BACKUP_OPTION = click.option(
+    "--backup", is_flag=True, help="Keep the file as it was before as <file>.bak (once)."
 )
 
 
 def _selectors(command: Any) -> Any:
-    """The options every command here shares (applied bottom-up)."""
+    """The options every command here shares, turned into `agents`, `scope`, `directory`.
+
+    The scope flags exclude each other: giving two is a usage error, not "the last wins"."""
+
+    @functools.wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        chosen = [name for name in _SCOPES if kwargs.pop(f"scope_{name}")]
+        if len(chosen) > 1:
+            flags = " and ".join(f"--{name}" for name in chosen)
+            raise click.UsageError(f"{flags} exclude each other: choose one scope")
+        kwargs["scope"] = chosen[0] if chosen else "project"
+        kwargs["directory"] = _project(kwargs["directory"])
+        return command(*args, **kwargs)
+
     options = [
         _DIR_OPTION,
-        click.option(
-            "--user", "scope", flag_value="user", help="The user's settings (home directory)."
-        ),
+        click.option("--user", "scope_user", is_flag=True, help="The user's settings (home)."),
         click.option(
             "--local",
-            "scope",
-            flag_value="local",
+            "scope_local",
+            is_flag=True,
             help="Claude Code's .claude/settings.local.json (not committed).",
         ),
         click.option(
-            "--project",
-            "scope",
-            flag_value="project",
-            default=True,
-            help="The project's settings (default).",
+            "--project", "scope_project", is_flag=True, help="The project's settings (default)."
         ),
         click.option(
             "--agent",
@@ -66,12 +78,29 @@ def _selectors(command: Any) -> Any:
         ),
     ]
     for option in options:
-        command = option(command)
-    return command
+        wrapper = option(wrapper)
+    return wrapper
 
 
-def _project(directory: Path) -> Path:
-    return directory.expanduser().resolve()
+def _project(directory: Path | None) -> Path:
+    """`directory`, else the git top level of the current folder (else the folder)."""
+    if directory is not None:
+        return directory.expanduser().resolve()
+    here = Path.cwd().resolve()
+    return next((d for d in (here, *here.parents) if (d / ".git").exists()), here)
+
+
+def _where(directory: Path, scope: str) -> None:
+    """Say which project a project-scope command acts on, and why that one."""
+    if scope == "user":
+        return
+    if not (directory / ".git").exists():
+        click.echo(
+            f"project {directory} (not a git repository: hooks apply when the agent starts "
+            "here; --dir chooses another folder)"
+        )
+    elif directory != Path.cwd().resolve():
+        click.echo(f"project {directory} (the git top level of the current folder)")
 
 
 def _report(changes: list[Change], errors: list[str]) -> None:
@@ -133,6 +162,7 @@ def _run_each(agents: Iterable[str], action: Callable[[str], Change]) -> None:
     is_flag=True,
     help="Codex: set the legacy notify program in config.toml instead of the Stop hook.",
 )
+@_BACKUP_OPTION
 def install(  # noqa: PLR0917 - click passes every option as an argument
     agents: tuple[str, ...],
     scope: str,
@@ -140,11 +170,13 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
     http_url: str | None,
     token_env: str | None,
     notify: bool,
+    backup: bool,
 ) -> None:
     """Add coachloop's hooks to an agent's settings, keeping every hook already there.
 
-    Idempotent: installing again changes nothing. The previous file is kept once as
-    <file>.bak. A settings file that is not valid JSON is refused and left untouched.
+    Idempotent: installing again changes nothing. With --backup the previous file is
+    kept once as <file>.bak. A settings file that is not valid JSON is refused and left
+    untouched. The project is the git top level of the current folder unless --dir.
     """
     from coachloop.agents.install import install as do_install
 
@@ -155,25 +187,30 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
         return do_install(
             agent,
             scope,
-            _project(directory),
+            directory,
             http_url=http_url,
             token_env=token_env,
             notify=notify,
+            backup=backup,
         )
 
+    _where(directory, scope)
     _run_each(agents or ("claude-code",), one)
 
 
 @click.command("uninstall")
 @_selectors
-def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
-    """Remove coachloop's hooks (only ours) from the agents' settings in one scope."""
+@_BACKUP_OPTION
+def uninstall(agents: tuple[str, ...], scope: str, directory: Path, backup: bool) -> None:
+    """Remove coachloop's hooks (only ours) from the agents' settings in one scope,
+    leaving the files as they were before install (a file left empty is removed)."""
     from coachloop.agents.install import scopes
     from coachloop.agents.install import uninstall as do_uninstall
 
     # --local without --agent: only the agents that have it
     chosen = agents or (a for a in ALL_AGENTS if scope in scopes(a))
-    _run_each(chosen, lambda agent: do_uninstall(agent, scope, _project(directory)))
+    _where(directory, scope)
+    _run_each(chosen, lambda agent: do_uninstall(agent, scope, directory, backup=backup))
 
 
 @click.command("doctor")
@@ -182,7 +219,7 @@ def uninstall(agents: tuple[str, ...], scope: str, directory: Path) -> None:
 )
 @_DIR_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def doctor(agents: tuple[str, ...], directory: Path, as_json: bool) -> None:
+def doctor(agents: tuple[str, ...], directory: Path | None, as_json: bool) -> None:
     """Say which hooks are installed, run each once, and check the store and the judge."""
     from coachloop.agents.install.doctor import diagnose
 

@@ -29,7 +29,7 @@ __all__ = ["say"]
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Use the project's own store, if it has one.",
+    help="Look in this project's store (the home's, or its own).",
 )
 @click.option("--store", "target", default=None, help="SQLite file or redis:// URL.")
 @click.option("--queue", "anyway", is_flag=True, help="Queue it even if no turn is running.")
@@ -37,14 +37,14 @@ def say(
     session_id: str, text: tuple[str, ...], project: Path | None, target: str | None, anyway: bool
 ) -> None:
     """Send TEXT to the running session SESSION_ID ("-": read it from stdin)."""
-    from coachloop.cli.sessions_cmd import _fail, _open
+    from coachloop.cli.sessions_cmd import _fail, _open_for
     from coachloop.store import StoreError
     from coachloop.supervisor import Supervisor
     from coachloop.supervisor.steering import SteeringError
 
     body = sys.stdin.read() if text == ("-",) else " ".join(text)
     proj = project.expanduser().resolve() if project else None
-    store = _open(proj, target)
+    store = _open_for(proj, target, session_id)
     if store is None:
         _fail(f"unknown session {session_id!r}: no store yet")
     try:

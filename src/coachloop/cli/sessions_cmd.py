@@ -1,17 +1,20 @@
 """`coachloop sessions` and `coachloop show SESSION`: what the supervisor did, and why.
 
-Store selection, first that applies: `--store` (a SQLite path or a redis:// URL), the
-`COACHLOOP_STORE` variable or `[store] url` in the config, the project's own
-`.coachloop/coachloop.db` when `--project` names a project that has one, else
-`$COACHLOOP_HOME/coachloop.db`. Reading never creates a database: with no store yet,
-`sessions` lists nothing. Exit status: 0 on success; 2 for an unknown session, a store
-that cannot be opened (for instance a file that is not a database) or bad configuration.
+Stores read: `--store` (a SQLite path or a redis:// URL) or the `COACHLOOP_STORE`
+variable alone; else the home store (`[store] url` of the user's config, else
+`$COACHLOOP_HOME/coachloop.db`, where every project's sessions are by default) and the
+store of each project in the home's registry (projects with a store of their own, see
+`coachloop.store.registry`). `--project` keeps that project's sessions (its directory or
+below). Reading never creates a database (with no store yet, `sessions` lists nothing),
+except to merge `--project`'s store from a previous version (`coachloop.store.upgrade`).
+Exit status: 0 on success; 2 for an unknown session, a store that cannot be opened (for
+instance a file that is not a database) or bad configuration; a registered project's
+store that cannot be read is a warning on stderr.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from dataclasses import asdict
@@ -22,7 +25,7 @@ import click
 
 if TYPE_CHECKING:
     from coachloop.core.session import SessionState
-    from coachloop.store import EventRecord, StoreBase
+    from coachloop.store import EventRecord, Store
 
 __all__ = ["sessions", "show"]
 
@@ -42,25 +45,50 @@ def _age(seconds: float) -> str:
     return f"{int(seconds)}s"
 
 
-def _open(project: Path | None, target: str | None) -> StoreBase | None:
-    """The store to read, or None when there is none yet (nothing is created)."""
-    from coachloop.store import ENV_STORE, StoreError, default_path, open_store, store_config
+def _open(project: Path | None, target: str | None) -> list[Store]:
+    """The stores to read (none when no store exists yet: nothing is created)."""
+    from coachloop.store import StoreError
+    from coachloop.store.registry import open_stores
 
     try:
-        target = target or os.environ.get(ENV_STORE) or store_config(project).get("url")
-        if target is None:
-            own = default_path(project) if project else None
-            path = own if own is not None and own.exists() else default_path(None)
-            if not path.exists():
-                return None
-            target = str(path)
-        elif not str(target).startswith(("redis://", "rediss://", "unix://")):
-            path = Path(str(target).removeprefix("sqlite://")).expanduser()
-            if not path.exists():
-                return None
-        return open_store(target, project=project)
+        found = open_stores(target, project)
     except StoreError as exc:
         _fail(str(exc))
+    for problem in found.problems:
+        click.echo(f"Warning: {problem}", err=True)
+    return found.stores
+
+
+def _open_for(project: Path | None, target: str | None, session_id: str) -> Store | None:
+    """The one store to act on `session_id` in: the store that has it, else the first
+    one read (whose error then names the unknown session); None when none exists yet.
+    The other stores are closed."""
+    stores = _open(project, target)
+    chosen = _holder(stores, session_id) or (stores[0] if stores else None)
+    for store in stores:
+        if store is not chosen:
+            store.close()
+    return chosen
+
+
+def _holder(stores: list[Store], session_id: str) -> Store | None:
+    """The first store that has `session_id` exactly."""
+    from coachloop.store import UnknownSession
+
+    for store in stores:
+        try:
+            store.get_session(session_id)
+        except UnknownSession:
+            continue
+        return store
+    return None
+
+
+def _within(value: str, project: Path) -> bool:
+    if not value:
+        return False
+    path = Path(value)
+    return path == project or project in path.parents
 
 
 def _cap(project: Path | None) -> int:
@@ -117,7 +145,7 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Only this project's sessions (and its own store, if it has one).",
+    help="Only this project's sessions (its directory and below).",
 )
 @click.option("--store", "target", default=None, help="SQLite file or redis:// URL to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
@@ -130,21 +158,26 @@ def sessions(
     from coachloop.store import StoreError
 
     proj = project.expanduser().resolve() if project else None
-    store = _open(proj, target)
+    stores = _open(proj, target)
     cap = _cap(proj)
     now = time.time()
     extra: dict[str, Any] = {}
+    states: list[SessionState] = []
     try:
-        if store is not None and (watchdog or cleanup):
-            extra = _maintain(store, proj, watchdog=watchdog, cleanup=cleanup, now=now)
-        states = store.list_sessions() if store is not None else []
+        for store in stores:
+            if watchdog or cleanup:
+                found = _maintain(store, proj, watchdog=watchdog, cleanup=cleanup, now=now)
+                _add(extra, found)
+                cleanup = False  # snapshots are the home's: cleaned once
+            states.extend(store.list_sessions())
     except StoreError as exc:
         _fail(str(exc))
     finally:
-        if store is not None:
+        for store in stores:
             store.close()
     if proj is not None:
-        states = [s for s in states if s.project in ("", str(proj), str(project))]
+        states = [s for s in states if _within(s.project, proj) or _within(s.cwd, proj)]
+    states.sort(key=lambda s: s.updated_at, reverse=True)
     rows = [_row(s, cap, now) for s in states]
     messages = extra.pop("messages", [])
     if as_json:
@@ -158,17 +191,28 @@ def sessions(
     _print_table(rows)
 
 
+def _add(total: dict[str, Any], part: dict[str, Any]) -> None:
+    """Sum the maintenance reports of several stores (alerts listed, lines kept)."""
+    for key, value in part.items():
+        if isinstance(value, list):
+            total.setdefault(key, []).extend(value)
+        else:
+            total.setdefault(key, value)
+
+
 def _maintain(
-    store: StoreBase, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
+    store: Store, project: Path | None, *, watchdog: bool, cleanup: bool, now: float
 ) -> dict[str, Any]:
     from coachloop import snapshots
-    from coachloop import watchdog as wd
     from coachloop.config import ConfigError
+    from coachloop.supervisor import Supervisor
+    from coachloop.supervisor import watchdog as wd
     from coachloop.supervisor.service import retention_days
 
+    sup = Supervisor(store)  # the one door: alerts and status changes get their snapshots
     out: dict[str, Any] = {"messages": []}
     if watchdog:
-        alerts = wd.check(store, now)
+        alerts = wd.check(sup, now)
         out["alerts"] = [
             {"session": a.session_id, "conditions": list(a.conditions)} for a in alerts
         ]
@@ -179,7 +223,7 @@ def _maintain(
         except ConfigError as exc:
             _fail(f"bad configuration: {exc}")
         snap = snapshots.cleanup(days, now=now)
-        stale = wd.cleanup_stale(store, now)
+        stale = wd.cleanup_stale(sup, now)
         out["cleanup"] = {
             "snapshots_removed": snap.removed,
             "snapshot_errors": snap.errors,
@@ -231,7 +275,7 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
     "--project",
     type=click.Path(file_okay=False, path_type=Path),
     default=None,
-    help="Read the project's own store, if it has one.",
+    help="Look in this project's store (the home's, or its own).",
 )
 @click.option("--store", "target", default=None, help="SQLite file or redis:// URL to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
@@ -248,27 +292,32 @@ def show(
 ) -> None:
     """The timeline of one session: every stop with its verdict, decision and coaching."""
     from coachloop.store import StoreError
+    from coachloop.store.records import job_summaries
 
     proj = project.expanduser().resolve() if project else None
-    store = _open(proj, target)
-    if store is None:
+    stores = _open(proj, target)
+    if not stores:
         _fail(f"unknown session {session_id!r}: no store has been written yet")
     from coachloop.cli.ids import AmbiguousId, UnknownId, resolve
-    from coachloop.store import UnknownSession
 
     try:
-        try:
-            state = store.get_session(session_id)
-        except UnknownSession:  # a short id (as tables print them), or a typo
-            known = (s.session_id for s in store.list_sessions())
-            session_id = resolve(session_id, known, where=store.location)
-            state = store.get_session(session_id)
+        store = _holder(stores, session_id)
+        if store is None:  # a short id (as tables print them), or a typo
+            owner: dict[str, Store] = {}
+            for each in stores:
+                for known in each.list_sessions():
+                    owner.setdefault(known.session_id, each)
+            where = stores[0].location if len(stores) == 1 else ""
+            session_id = resolve(session_id, owner, where=where)
+            store = owner[session_id]
+        state = store.get_session(session_id)
         events = store.timeline(session_id, limit)
-        jobs = store.jobs(session_id) if as_json else []
+        jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
     except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:
-        store.close()
+        for store in stores:
+            store.close()
     if as_json:
         payload = {
             "session": state.to_dict(),

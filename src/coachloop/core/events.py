@@ -24,6 +24,12 @@ HumanSource = Literal["prompt", "chat"]
 STOP_KINDS: tuple[StopKind, ...] = get_args(StopKind)
 HUMAN_SOURCES: tuple[HumanSource, ...] = get_args(HumanSource)
 KNOWN_AGENTS: tuple[str, ...] = ("claude-code", "codex", "gemini", "sdk")
+AGENT_LABELS = {
+    "claude-code": "Claude Code",
+    "codex": "Codex",
+    "gemini": "Gemini CLI",
+    "sdk": "SDK",
+}
 
 
 def _require_session(session_id: object) -> None:
@@ -42,7 +48,9 @@ class StopEvent:
     accepts exactly such a stop for a job it continued and drops any other. `kind`
     "StopFailure" means the model call failed; `error` then names the failure.
     `skill`, `phase` and `plan_file` are context the adapter found for this stop; absent
-    ones are filled from the session's stored context.
+    ones are filled from the session's stored context. `can_block` is False when the
+    agent cannot be sent back from this stop (Codex `notify`): the policy then delivers
+    what it would have continued, with the coaching attached.
     """
 
     session_id: str
@@ -58,6 +66,7 @@ class StopEvent:
     phase: str | None = None
     plan_file: str | None = None
     stop_hook_active: bool = False
+    can_block: bool = True
     timestamp: float = field(default_factory=time.time)
 
     def __post_init__(self) -> None:

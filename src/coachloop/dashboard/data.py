@@ -40,7 +40,7 @@ from coachloop.dashboard.views import (
     TimelineItem,
     TimelinePage,
 )
-from coachloop.store import StoreBase, StoreError, UnknownSession
+from coachloop.store import Store, StoreError, UnknownSession
 
 CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
 _LAST_STOP = (
@@ -116,7 +116,7 @@ class Caps:
 class SQLiteData:
     """`DashboardData` over a SQLite store file (see the module docstring)."""
 
-    def __init__(self, path: Path, redact: Redactor, owner: StoreBase | None = None) -> None:
+    def __init__(self, path: Path, redact: Redactor, owner: Store | None = None) -> None:
         self.path = path
         self.redact = redact
         self.owner = owner
@@ -320,7 +320,7 @@ def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionH
     )
 
 
-def open_data(store: StoreBase, secrets: Sequence[str] = ()) -> DashboardData:
+def open_data(store: Store, secrets: Sequence[str] = ()) -> DashboardData:
     """The `DashboardData` for `store` (an opened store: its migrations have run), which
     it owns from now on (`close()` closes it). `secrets` are hidden wherever they appear."""
     redact = Redactor(secrets)

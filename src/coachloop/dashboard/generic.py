@@ -24,7 +24,7 @@ from coachloop.dashboard.views import (
     TimelineItem,
     TimelinePage,
 )
-from coachloop.store import EventRecord, StoreBase, UnknownSession
+from coachloop.store import EventRecord, Store, UnknownSession
 
 LAST_STOP_WINDOW = 20  # records read back to find a session's last stop
 PENDING_SCAN = 1000
@@ -45,7 +45,7 @@ def _last_stop(records: Sequence[EventRecord]) -> dict[str, object] | None:
 class StoreData:
     """`DashboardData` over any `Store` (see the module docstring)."""
 
-    def __init__(self, store: StoreBase, redact: Redactor) -> None:
+    def __init__(self, store: Store, redact: Redactor) -> None:
         self.store = store
         self.redact = redact
         self.caps = Caps()

@@ -10,6 +10,7 @@ long (`clip`).
 from __future__ import annotations
 
 from coachloop.core.judge_input import JudgeInput
+from coachloop.core.text import clip as clip_text
 
 __all__ = ["ANSWER_TOOL", "SYSTEM_PROMPT", "build_user_message", "clip", "retry_message"]
 
@@ -119,12 +120,8 @@ def clip(text: str, max_chars: int) -> str:
     The marker states how many characters were cut. Text within the limit, or a
     limit below 1, returns the text unchanged.
     """
-    if max_chars < 1 or len(text) <= max_chars:
-        return text
     head = int(max_chars * _HEAD_SHARE)
-    tail = max_chars - head
-    cut = len(text) - head - tail
-    return f"{text[:head]}\n[… {cut:,} characters cut …]\n{text[len(text) - tail :]}"
+    return clip_text(text, max_chars, head=head, marker="\n[… {n:,} characters cut …]\n")
 
 
 def _field(label: str, value: str | None) -> str:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coachloop.core.record import CallKind, ToolCall
+from coachloop.core.text import clip
 
 __all__ = ["MAX_OUTPUT", "TOOLS", "RawCall", "to_call"]
 
@@ -112,10 +113,7 @@ def _background(raw: RawCall) -> bool:
 
 
 def _clip(text: str) -> str:
-    if len(text) <= MAX_OUTPUT:
-        return text
-    cut = len(text) - MAX_OUTPUT
-    return f"{text[:_HEAD]}\n[... {cut} characters cut ...]\n{text[-(MAX_OUTPUT - _HEAD) :]}"
+    return clip(text, MAX_OUTPUT, head=_HEAD)
 
 
 def to_call(raw: RawCall, cwd: str | None = None) -> ToolCall:

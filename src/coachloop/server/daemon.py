@@ -115,6 +115,9 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
                 )
                 return 1
         _on_signals(stop)
+        from coachloop.server.upkeep import Upkeep
+
+        Upkeep(stop).start()  # the periodic jobs, never inside a hook call
         for server in servers:
             thread = threading.Thread(
                 target=server.serve_forever, kwargs={"poll_interval": 0.25}, daemon=True
@@ -135,6 +138,7 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
         log.info("stopping: %s (%d requests served)", reason, activity.served)
         return 0
     finally:
+        stop.set()  # ends the upkeep thread
         if sock_server is not None:
             sock_server.remove_path()  # new hooks go elsewhere from now on
         for server, _ in zip(servers, threads, strict=False):

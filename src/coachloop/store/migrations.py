@@ -67,4 +67,26 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX IF NOT EXISTS outbox_session ON outbox (session_id, event_id);
         """,
     ),
+    (
+        "0004_home_merged_stores",
+        """
+        CREATE TABLE merged_stores (
+            source    TEXT PRIMARY KEY,
+            project   TEXT NOT NULL,
+            merged_at REAL NOT NULL,
+            sessions  INTEGER NOT NULL,
+            events    INTEGER NOT NULL,
+            outbox    INTEGER NOT NULL
+        );
+        """,
+    ),
+    (
+        "0006_lifecycle_activity",
+        """
+        CREATE INDEX IF NOT EXISTS sessions_activity ON sessions (updated_at, session_id);
+        CREATE INDEX IF NOT EXISTS sessions_project_activity
+            ON sessions (project, updated_at, session_id);
+        CREATE INDEX IF NOT EXISTS outbox_sent ON outbox (sent_at)
+        """,
+    ),
 )

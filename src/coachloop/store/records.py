@@ -10,6 +10,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
 from coachloop.core.session import SessionState
+from coachloop.core.text import clip as clip_text
 
 if TYPE_CHECKING:
     from coachloop.core.verdict import Verdict
@@ -42,8 +43,9 @@ def verdict_dict(verdict: Verdict) -> dict[str, Any]:
 
 
 def clip(text: str, limit: int = MAX_STORED_TEXT) -> str:
-    """`text` cut to `limit` characters with a visible marker."""
-    return text if len(text) <= limit else text[:limit] + f"\n[... {len(text) - limit} more chars]"
+    """`text` as stored: head and tail within `limit` (`coachloop.core.text.clip`), so a
+    long message keeps its closing evidence in the timeline."""
+    return clip_text(text, limit)
 
 
 @dataclass(frozen=True, slots=True)

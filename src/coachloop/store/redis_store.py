@@ -9,6 +9,7 @@ path; `sid` the session id with unsafe characters escaped):
     P:seq:event, P:seq:outbox     atomic counters (INCR) for record and outbox ids
     P:outbox                hash  id -> entry JSON;  P:outbox:pending  zset of unsent ids
     P:outbox:sent           hash  id -> sent time;   P:meta:{name}     periodic-job claims
+    P:sessions:active       zset  sid scored by updated_at (paging newest first)
 
 Concurrency: a transaction reads the state and its version, runs the pure function, then
 commits with one Lua script that checks the version is unchanged and, atomically, writes
@@ -17,7 +18,9 @@ On a version conflict the function runs again on the fresh state (optimistic
 concurrency), so no update is ever lost and caps hold across processes and machines.
 A session lives under the project it was first stored with; the script refuses a write
 under another project (two first writers racing) and the loser retries under the winner's.
-redis-py is imported lazily: it is the optional extra `coachloop[redis]`.
+redis-py is imported lazily: it is the optional extra `coachloop[redis]`. The store
+remembers the project of at most `PROJECT_CACHE` sessions (a long-running daemon sees
+sessions without end; an unbounded map grew by one entry per session).
 """
 
 from __future__ import annotations
@@ -31,14 +34,17 @@ from pathlib import PurePath
 from typing import Any
 
 from coachloop.core.session import SessionState
-from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import EventRecord, OutboxEntry
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500
 
-# KEYS: state, events, index, seq:event, outbox, outbox:pending, seq:outbox
-# ARGV: expected ver, state json, sid, proj, n events, events..., outbox entries...
+PROJECT_CACHE = 4096
+ACTIVE_BATCH = 500
+
+# KEYS: state, events, index, seq:event, outbox, outbox:pending, seq:outbox, active
+# ARGV: expected ver, state json, sid, proj, updated_at, n events, events..., outbox...
 _COMMIT = """
 local home = redis.call('HGET', KEYS[3], ARGV[3])
 if home and home ~= ARGV[4] then return -1 end
@@ -46,15 +52,16 @@ local ver = redis.call('HGET', KEYS[1], 'ver') or '0'
 if ver ~= ARGV[1] then return false end
 redis.call('HSET', KEYS[1], 'state', ARGV[2], 'ver', tostring(tonumber(ver) + 1))
 if not home then redis.call('HSET', KEYS[3], ARGV[3], ARGV[4]) end
-local n = tonumber(ARGV[5])
+redis.call('ZADD', KEYS[8], ARGV[5], ARGV[3])
+local n = tonumber(ARGV[6])
 local ids = {}
 for i = 1, n do
   local id = redis.call('INCR', KEYS[4])
-  redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ',' .. string.sub(ARGV[5 + i], 2))
+  redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ',' .. string.sub(ARGV[6 + i], 2))
   ids[i] = id
 end
 local first = ids[1] or 0
-for j = 6 + n, #ARGV do
+for j = 7 + n, #ARGV do
   local oid = redis.call('INCR', KEYS[7])
   local body = '{"id":' .. oid .. ',"event_id":' .. first .. ',' .. string.sub(ARGV[j], 2)
   redis.call('HSET', KEYS[5], oid, body)
@@ -76,7 +83,7 @@ def project_token(project: str) -> str:
     return f"{name}-{hashlib.sha1(project.encode()).hexdigest()[:8]}"
 
 
-class RedisStore(StoreBase):
+class RedisStore(Store):
     """A `Store` on a Redis server. `prefix` namespaces every key (tests use their own)."""
 
     def __init__(
@@ -98,6 +105,7 @@ class RedisStore(StoreBase):
             raise StoreError(f"cannot reach Redis at {url}: {exc}") from exc
         self._commit = self._r.register_script(_COMMIT)
         self._projects: dict[str, str] = {}
+        self._active_ok = False
 
     def _k(self, *parts: str) -> str:
         return ":".join((self.prefix, *parts))
@@ -113,10 +121,15 @@ class RedisStore(StoreBase):
             raw = self._call(self._r.hget, self._k("sessions"), session_id)
             if raw is not None:
                 tok = raw.decode()
-                self._projects[session_id] = tok
+                self._remember(session_id, tok)
         if tok is None and hint is not None:
             return project_token(hint)
         return tok
+
+    def _remember(self, session_id: str, token: str) -> None:
+        if len(self._projects) >= PROJECT_CACHE and session_id not in self._projects:
+            self._projects.clear()  # bounded: a miss costs one HGET
+        self._projects[session_id] = token
 
     def _call(self, method: Any, *args: Any, **kwargs: Any) -> Any:
         try:
@@ -141,6 +154,7 @@ class RedisStore(StoreBase):
                 json.dumps(write.state.to_dict()),
                 session_id,
                 proj,
+                repr(float(write.state.updated_at)),
                 len(write.events),
             ]
             for ev in write.events:
@@ -165,13 +179,14 @@ class RedisStore(StoreBase):
                 self._k("outbox"),
                 self._k("outbox", "pending"),
                 self._k("seq", "outbox"),
+                self._k("sessions", "active"),
             ]
             ids = self._call(self._commit, keys, args)
             if ids == -1:  # another writer created the session under another project
                 self._projects.pop(session_id, None)
                 continue
             if ids is not None:
-                self._projects[session_id] = proj
+                self._remember(session_id, proj)
                 return result, tuple(int(i) for i in ids)
             time.sleep(random.uniform(0, 0.0005 * min(attempt + 1, 20)))
         raise StoreError(
@@ -200,6 +215,80 @@ class RedisStore(StoreBase):
         if project is not None:
             states = [s for s in states if s.project == project]
         return sorted(states, key=lambda s: s.updated_at, reverse=True)
+
+    def session_page(
+        self, limit: int, before: Cursor | None = None, project: str | None = None
+    ) -> list[SessionState]:
+        """Newest first from the `sessions:active` zset (ties: session id descending, as
+        Redis orders equal scores); a project filter reads on until the page is full."""
+        self._backfill_active()
+        key = self._k("sessions", "active")
+        top: str = "+inf" if before is None else repr(float(before[0]))
+        out: list[SessionState] = []
+        offset = 0
+        while len(out) < limit:
+            rows = self._call(
+                self._r.zrevrangebyscore,
+                key,
+                top,
+                "-inf",
+                start=offset,
+                num=max(limit, 50),
+                withscores=True,
+            )
+            if not rows:
+                break
+            offset += len(rows)
+            sids = [
+                m.decode()
+                for m, score in rows
+                if before is None or score < before[0] or m.decode() < before[1]
+            ]
+            for state in self._states(sids):
+                if project is None or state.project == project:
+                    out.append(state)
+        return out[: max(int(limit), 0)]
+
+    def _states(self, sids: list[str]) -> list[SessionState]:
+        if not sids:
+            return []
+        index = self._call(self._r.hmget, self._k("sessions"), sids)
+        pipe = self._r.pipeline(transaction=False)
+        for sid, proj in zip(sids, index, strict=True):
+            pipe.hget(self._skeys(proj.decode() if proj else "_", sid)[0], "state")
+        return [SessionState.from_dict(json.loads(r)) for r in self._call(pipe.execute) if r]
+
+    def _backfill_active(self) -> None:
+        """Index sessions stored before the activity zset existed (once per store)."""
+        if self._active_ok:
+            return
+        active = self._k("sessions", "active")
+        if self._call(self._r.zcard, active) < self._call(self._r.hlen, self._k("sessions")):
+            states = self.list_sessions()
+            for i in range(0, len(states), ACTIVE_BATCH):
+                chunk = states[i : i + ACTIVE_BATCH]
+                self._call(self._r.zadd, active, {s.session_id: s.updated_at for s in chunk})
+        self._active_ok = True
+
+    def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
+        """Entries delivered before `sent_before`, at most `limit` per call (pending are
+        never in `outbox:sent`, so never touched)."""
+        sent: dict[bytes, bytes] = {}
+        cursor = 0
+        while True:  # HSCAN in steps: memory stays bounded on a large outbox
+            cursor, chunk = self._call(
+                self._r.hscan, self._k("outbox", "sent"), cursor, count=limit
+            )
+            sent.update(chunk)
+            if cursor == 0 or len(sent) >= limit * 4:
+                break
+        old = [k for k, v in sent.items() if float(v) < sent_before][: max(int(limit), 0)]
+        if old:
+            pipe = self._r.pipeline(transaction=True)
+            pipe.hdel(self._k("outbox"), *old)
+            pipe.hdel(self._k("outbox", "sent"), *old)
+            self._call(pipe.execute)
+        return len(old)
 
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
         self.get_session(session_id)
@@ -232,6 +321,7 @@ class RedisStore(StoreBase):
         pipe = self._r.pipeline(transaction=True)
         pipe.delete(state_key, events_key)
         pipe.hdel(self._k("sessions"), session_id)
+        pipe.zrem(self._k("sessions", "active"), session_id)
         self._call(pipe.execute)
         self._projects.pop(session_id, None)
 

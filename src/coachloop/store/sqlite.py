@@ -13,13 +13,13 @@ import json
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from coachloop.core.session import SessionState
-from coachloop.store.base import R, StoreBase, StoreError, TxnFn, UnknownSession
+from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import EventRecord, OutboxEntry
 
@@ -75,7 +75,7 @@ def _ignore_in_git(folder: Path) -> None:
         pass  # a read-only folder still works as a store
 
 
-class SQLiteStore(StoreBase):
+class SQLiteStore(Store):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
     many processes (SQLite's file locks). Use as a context manager or call `close()`."""
 
@@ -243,6 +243,38 @@ class SQLiteStore(StoreBase):
             )
         return [SessionState.from_dict(json.loads(r[0])) for r in rows]
 
+    def session_page(
+        self, limit: int, before: Cursor | None = None, project: str | None = None
+    ) -> list[SessionState]:
+        """Keyset paging on the (updated_at, session_id) indexes: no scan of older rows."""
+        where: list[str] = []
+        args: list[Any] = []
+        if project is not None:
+            where.append("project = ?")
+            args.append(project)
+        if before is not None:
+            where.append("(updated_at, session_id) < (?, ?)")
+            args += [before[0], before[1]]
+        sql = "SELECT state FROM sessions"
+        if where:
+            sql += " WHERE " + " AND ".join(where)
+        sql += " ORDER BY updated_at DESC, session_id DESC LIMIT ?"
+        rows = self._read(sql, (*args, max(int(limit), 0)))
+        return [SessionState.from_dict(json.loads(r[0])) for r in rows]
+
+    def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
+        """Delete at most `limit` outbox rows delivered before `sent_before` (by index)."""
+        try:
+            with self._tx() as db:
+                cur = db.execute(
+                    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                    " WHERE sent_at IS NOT NULL AND sent_at < ? ORDER BY sent_at LIMIT ?)",
+                    (sent_before, max(int(limit), 0)),
+                )
+                return int(cur.rowcount)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
         self.get_session(session_id)
         sql = "SELECT id, data FROM events WHERE session_id = ? ORDER BY id DESC"
@@ -301,6 +333,15 @@ class SQLiteStore(StoreBase):
                     (name, ts),
                 )
                 return True
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def write(self, fn: Callable[[sqlite3.Connection], R]) -> R:
+        """`fn(connection)` inside one write transaction (`BEGIN IMMEDIATE`): committed
+        when it returns, rolled back when it raises. For whole-store steps (upgrades)."""
+        try:
+            with self._tx() as db:
+                return fn(db)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
 

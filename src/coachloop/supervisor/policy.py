@@ -21,6 +21,14 @@ Rules, in order:
    the session failed (no auto-continue until a human message), the session already used
    `max_auto_continues` since the last human message (delivered with a cap note), or the
    text is identical to the output continued just before (delivered with a note).
+5. **A stop the human asked for** (`/stop`: `SessionState.stop_requested`): decided as
+   above but never continued; what would have been sent back is delivered, the
+   request's note attached, the request consumed.
+6. **The stop's context.** A subagent's stop (`SubagentStop`) that would be delivered
+   is dropped instead: its output goes back to its parent agent, not to the human
+   (errors are still delivered). A stop that cannot block (`can_block` False, e.g. a
+   Codex `notify`) is never continued: what would have been a continuation is delivered,
+   the coaching attached, with the state of a zero cap.
 
 `on_human` resets the count and replaces the prompt context; `context_for` rebuilds the
 judge's input from the stored context, so the skill, plan and prompt survive every
@@ -32,7 +40,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
-from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.core.events import AGENT_LABELS, HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import (
     Context,
@@ -47,6 +55,7 @@ from coachloop.core.session import (
     drop,
     when,
 )
+from coachloop.core.text import NOTE
 
 if TYPE_CHECKING:
     from coachloop.config import Settings
@@ -55,7 +64,7 @@ if TYPE_CHECKING:
 CLAUDE_CODE_BLOCK_CAP = 8  # Claude Code ends a turn itself after 8 consecutive blocks
 PLAIN_CONTINUE = "continue"
 MAX_PROMPT_CHARS = 8_000  # the stored prompt is read and written at every stop
-NOTE = "[coachloop]"
+SUBAGENT_DROP = "subagent output goes back to its parent agent, not to the human"
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,11 +198,54 @@ def decide(
     Pure: the same inputs always give the same outputs. `state` must be the state of
     `event.session_id` (a new session starts from `SessionState.new`).
     """
+    pol = policy or Policy()
+    if state.stop_requested is not None and event.kind != "SubagentStop":
+        return _stopped(state, event, verdict, pol)
+    decision, new = _decide(state, event, verdict, pol)
+    if event.kind == "SubagentStop":
+        if decision.kind != "deliver" or verdict.type == "error" or event.failed:
+            return decision, new
+        kept = replace(new, status=state.status, last_decision="drop")
+        return drop(f"{SUBAGENT_DROP} ({decision.why})", decision.notices), kept
+    if event.can_block or decision.kind != "continue":
+        return decision, new
+    held, held_state = _decide(state, event, verdict, Policy(max_auto_continues=0))
+    label = AGENT_LABELS.get(event.agent, event.agent)
+    note = (
+        f"{NOTE} {label} cannot be sent back from this hook; "
+        f"the coaching it would have had: {decision.text}"
+    )
+    text = f"{event.text.rstrip()}\n\n{note}"
+    why = f"{decision.why}; delivered instead (the agent cannot be continued)"
+    return deliver(text, why, held.notices), held_state
+
+
+def _stopped(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
+) -> tuple[Decision, SessionState]:
+    """A stop of a session the human asked to stop (`/stop`, `supervisor.stopping`):
+    decided as usual but never continued (what would have been sent back is delivered),
+    with the request's note attached; the request is consumed."""
+    decision, new = _decide(state, event, verdict, policy)
+    note = f"{state.stop_requested} The turn ended at the agent's stop."
+    if decision.kind == "continue":
+        held, held_state = _decide(state, event, verdict, Policy(max_auto_continues=0))
+        why = f"{decision.why}; not continued: the human asked to stop"
+        text = f"{event.text.rstrip()}\n\n{note}".strip()
+        return deliver(text, why, held.notices), replace(held_state, stop_requested=None)
+    cleared = replace(new, stop_requested=None)
+    if decision.kind == "deliver":
+        return replace(decision, text=f"{decision.text.rstrip()}\n\n{note}"), cleared
+    return replace(decision, notices=(*decision.notices, note)), cleared
+
+
+def _decide(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
+) -> tuple[Decision, SessionState]:
     if event.session_id != state.session_id:
         raise ValueError(
             f"event of session {event.session_id!r} given state of {state.session_id!r}"
         )
-    policy = policy or Policy()
     now = event.timestamp
     base = replace(
         state,

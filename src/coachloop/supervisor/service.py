@@ -1,12 +1,20 @@
-"""The supervisor service: the pure policy, wrapped in persistence and side effects.
+"""The supervisor service: the one door to session state.
+
+Every change to a session passes here: stops (with their context: can the agent be sent
+back? is it a subagent?), human messages, the agent waiting for the human, sessions
+opening and closing, watchdog flags and status changes, outbox deliveries. Each is one
+store transaction (`coachloop.supervisor.writes`) followed by its lifecycle snapshot.
+Code elsewhere reads through `reads` (a read-only view of the store) and never writes
+to the store itself.
 
 Per stop: read the session's stored context to build the judge's input (`context`), let
 the judge run outside any lock (an LLM call may take seconds), then `on_stop` commits the
-decision in one store transaction (state, timeline record, outbox entries), writes the
-lifecycle snapshot, and now and then runs the periodic jobs (`maintain`): the watchdog
-every 5 minutes and the retention cleanup every hour, each claimed in the store so one
-process among many runs it. Snapshot or maintenance failures are logged and never
-change or lose a decision.
+decision in one store transaction (state, timeline record, outbox entries) and writes the
+lifecycle snapshot. The periodic jobs (`maintain`: the watchdog every 5 minutes, the
+retention cleanup every hour, each claimed in the store so one process among many runs
+it) never run inside a stop: the daemon and `serve` run them in the background, in
+steps of bounded work, and `coachloop maintain` on demand. Snapshot or maintenance
+failures are logged and never change or lose a decision.
 """
 
 from __future__ import annotations
@@ -19,29 +27,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coachloop import snapshots, watchdog
+from coachloop import snapshots
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
-from coachloop.core.session import Decision, SessionState
-from coachloop.supervisor import steering, stopping
+from coachloop.core.session import Decision, SessionState, SessionStatus
+from coachloop.supervisor import steering, stopping, watchdog, writes
 from coachloop.supervisor.policy import Policy, context_for
+from coachloop.supervisor.writes import StopResult
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from coachloop.config import Settings
+    from coachloop.core.record import TurnRecord
     from coachloop.core.verdict import Verdict
-    from coachloop.store import StopResult, Store
+    from coachloop.store.base import Cursor, Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 CLEANUP_CLAIM = "cleanup"
 WATCHDOG_CLAIM = "watchdog"
+PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
+OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
-def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str | None:
-    """The snapshot event of a decided stop (None: no snapshot, e.g. a dropped duplicate)."""
+def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
+    """The snapshot event of a decided stop."""
     if decision.kind == "continue":
         return "auto_continue"
     if decision.kind == "drop":
-        return None
+        return "drop"
     if verdict.type == "error" or event.failed:
         return "error"
     return "complete" if verdict.type == "completion" else "deliver"
@@ -70,6 +85,7 @@ class Maintenance:
     alerts: list[watchdog.Alert] = field(default_factory=list)
     cleanup: snapshots.CleanupReport | None = None
     stale: watchdog.Report | None = None
+    trimmed: int = 0  # delivered outbox rows deleted
 
 
 class Supervisor:
@@ -92,7 +108,7 @@ class Supervisor:
         limits: watchdog.Limits | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.store = store
+        self._store = store
         self.policy = policy or Policy()
         self.snapshots_on = snapshots_on
         self.snapshot_root = snapshot_root
@@ -101,50 +117,75 @@ class Supervisor:
         self.watchdog_interval = watchdog_interval
         self.limits = limits or watchdog.Limits()
         self.clock = clock
-        self._next_check = 0.0  # no store round trip for maintenance before this time
+        self._next_walk = 0.0  # no store round trip for a claim before these times
+        self._next_cleanup = 0.0
+        self._walking = False  # a watchdog walk is under way; its place:
+        self._cursor: Cursor | None = None
+        self._trimming = False
 
     @classmethod
-    def open(cls, project: Path | str | None = None, *, store: str | None = None) -> Supervisor:
-        """The supervisor configured for `project`: its settings (the auto-continue cap),
-        its store (`open_store`) and its snapshot retention (`retention_days`)."""
+    def open(
+        cls,
+        project: Path | str | None = None,
+        *,
+        store: str | None = None,
+        settings: Settings | None = None,
+    ) -> Supervisor:
+        """The supervisor configured for `project`: its settings (the auto-continue cap;
+        `settings` when the caller has read them already), its store (`open_store`) and
+        its snapshot retention (`retention_days`)."""
         from coachloop.config import load_settings
         from coachloop.store import open_store
 
         proj = Path(project) if project else None
-        settings = load_settings(proj)
+        settings = settings or load_settings(proj)
         return cls(
             open_store(store, project=proj),
             Policy.from_settings(settings),
             retention_days=retention_days(proj),
         )
 
-    def context(self, event: StopEvent) -> JudgeInput:
-        """The judge's input for `event`, with the session's stored prompt, skill and plan."""
-        from coachloop.store import UnknownSession
+    @property
+    def reads(self) -> StoreReader:
+        """The store, to read from (sessions, timelines, pending outbox) for display."""
+        return self._store
+
+    def state(self, session_id: str) -> SessionState | None:
+        """The stored state of a session, None when it is new."""
+        from coachloop.store.base import UnknownSession
 
         try:
-            state: SessionState | None = self.store.get_session(event.session_id)
+            return self._store.get_session(session_id)
         except UnknownSession:
-            state = None
-        return context_for(state, event)
+            return None
 
-    def on_stop(self, event: StopEvent, verdict: Verdict) -> StopResult:
-        """Decide and record one judged stop; returns the committed result."""
-        result = self.store.record_stop(event, verdict, self.policy)
-        label = lifecycle(event, verdict, result.decision)
-        if label is not None:
-            self._snapshot(
-                event.session_id,
-                label,
-                {
-                    "event_id": result.event_id,
-                    "stop": event.to_dict(),
-                    "verdict": verdict.to_dict(),
-                    "decision": result.decision.to_dict(),
-                    "state": result.state.to_dict(),
-                },
-            )
-        self.maintain()
+    def context(self, event: StopEvent) -> JudgeInput:
+        """The judge's input for `event`, with the session's stored prompt, skill and plan."""
+        return context_for(self.state(event.session_id), event)
+
+    def on_stop(
+        self, event: StopEvent, verdict: Verdict, record: TurnRecord | None = None
+    ) -> StopResult:
+        """Decide and record one judged stop (the policy reads the stop's context:
+        `event.kind` "SubagentStop", `event.can_block`); returns the committed result.
+        With the turn's `record`, a turn that spun on one tool call `repeat_threshold`
+        times in a row is flagged "repeat" at once (one watchdog alert)."""
+        run = watchdog.tool_run(record)
+        result = writes.record_stop(self._store, event, verdict, self.policy, run)
+        self._snapshot(
+            event.session_id,
+            lifecycle(event, verdict, result.decision),
+            {
+                "event_id": result.event_id,
+                "stop": event.to_dict(),
+                "verdict": verdict.to_dict(),
+                "decision": result.decision.to_dict(),
+                "state": result.state.to_dict(),
+            },
+        )
+        if run is not None and run[1] >= self.limits.repeat_threshold:
+            found = watchdog.conditions(result.state, event.timestamp, self.limits)
+            self.flag(event.session_id, {"repeat": found["repeat"]}, event.timestamp)
         return result
 
     def process(self, event: StopEvent, judge: Callable[[JudgeInput], Verdict]) -> StopResult:
@@ -153,7 +194,7 @@ class Supervisor:
 
     def on_human(self, msg: HumanMessage) -> SessionState:
         """Record a human message: resets the auto-continue count, replaces the prompt."""
-        state, event_id = self.store.record_human(msg)
+        state, event_id = writes.record_human(self._store, msg)
         self._snapshot(
             msg.session_id,
             "resume",
@@ -164,6 +205,57 @@ class Supervisor:
             },
         )
         return state
+
+    def on_notice(
+        self, session_id: str, text: str, detail: str, *, agent: str, project: str, cwd: str
+    ) -> None:
+        """The agent waits for the human (`detail`: why): deliver `text` as a notice,
+        record it, a running session becomes "waiting"."""
+        event_id = writes.notice(
+            self._store, session_id, text, detail, agent=agent, project=project, cwd=cwd
+        )
+        self._written(session_id, "notice", event_id, {"text": text, "detail": detail})
+
+    def on_start(self, session_id: str, why: str, *, agent: str, project: str, cwd: str) -> None:
+        """A session opened: created or reopened as "waiting" (a live one is left alone)."""
+        done = writes.opened(self._store, session_id, why, agent=agent, project=project, cwd=cwd)
+        if done is not None:
+            self._written(session_id, "start", done[1], {"why": why}, done[0])
+
+    def on_end(self, session_id: str, why: str, *, agent: str) -> None:
+        """A session closed: "done" (a failed one stays "failed"); unknown ones are ignored."""
+        done = writes.closed(self._store, session_id, why, agent=agent)
+        if done is not None:
+            self._written(session_id, "end", done[1], {"why": why}, done[0])
+
+    def flag(
+        self, session_id: str, alerts: Mapping[str, str], now: float | None = None
+    ) -> tuple[str, ...]:
+        """Raise watchdog conditions (condition -> message), the new ones as ONE alert;
+        returns the newly flagged conditions."""
+        raised, event_id = writes.flag(self._store, session_id, alerts, now)
+        if event_id is not None:
+            self._written(session_id, "alert", event_id, {"conditions": list(raised)})
+        return raised
+
+    def set_status(
+        self, session_id: str, status: SessionStatus, why: str, now: float | None = None
+    ) -> None:
+        """Change a session's status outside a stop (abandoned, stopped from the chat)."""
+        event_id = writes.set_status(self._store, session_id, status, why, now)
+        self._written(session_id, "status", event_id, {"status": status, "why": why})
+
+    def forget(self, session_id: str) -> None:
+        """Forget a session's state and timeline (the retention cleanup)."""
+        self._store.delete_session(session_id)
+
+    def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
+        """An outbox entry reached the human's chat (idempotent)."""
+        self._store.mark_sent(entry_id, sent_at)
+
+    def close(self) -> None:
+        """Release the store."""
+        self._store.close()
 
     def steer(
         self,
@@ -177,21 +269,21 @@ class Supervisor:
         """Queue a human message for a session whose turn runs ("queued"; also
         "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
         See `coachloop.supervisor.steering`."""
-        return steering.queue(self.store, session_id, text, key=key, source=source, running=running)
+        return steering.queue(
+            self._store, session_id, text, key=key, source=source, running=running
+        )
 
     def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
         """Take the queued messages for the running turn (a hook that adds context)."""
-        return steering.take_mid_turn(self.store, session_id, where, self.clock())
+        return steering.take_mid_turn(self._store, session_id, where, self.clock())
 
     def steer_at_stop(self, event: StopEvent) -> StopResult | None:
         """At a stop, before judging: the queued messages as the decision to continue
         with, recorded (None: nothing queued; judge the stop as usual)."""
-        from coachloop.store import StopResult
-
-        taken, decision = steering.take_at_stop(self.store, event)
+        taken, decision = steering.take_at_stop(self._store, event)
         if decision is None:
             return None
-        state = self.store.get_session(event.session_id)
+        state = self._store.get_session(event.session_id)
         self._snapshot(
             event.session_id,
             "resume",
@@ -202,36 +294,95 @@ class Supervisor:
     def request_stop(self, session_id: str, note: str = stopping.DEFAULT_NOTE) -> int:
         """Mark the session to end its turn at its next tool call or stop (`/stop`);
         returns how many queued messages were dropped. See `supervisor.stopping`."""
-        return stopping.request(self.store, session_id, note, self.clock())
+        return stopping.request(self._store, session_id, note, self.clock())
 
     def stop_now(self, session_id: str, where: str) -> str | None:
         """End a turn marked to stop, here; returns the note delivered (None: no mark)."""
-        return stopping.consume(self.store, session_id, where, self.clock())
+        return stopping.consume(self._store, session_id, where, self.clock())
 
-    def maintain(self, now: float | None = None) -> Maintenance:
-        """Run the periodic jobs that are due, each claimed in the store so that one
-        process among many runs it per interval: the watchdog check (every
-        `watchdog_interval`) and the retention cleanup (every `cleanup_interval`: old
-        snapshots, then abandoned and forgotten sessions). Never raises."""
+    def maintain(
+        self, now: float | None = None, *, budget: int = PAGE, force: bool = False
+    ) -> Maintenance:
+        """One step of bounded work of the periodic jobs. Never called inside a stop: the
+        daemon and `serve` call it about once a second from the background
+        (`coachloop.server.upkeep`), `coachloop maintain` on demand (`force`: due now,
+        whatever the intervals and claims say). Never raises.
+
+        - The watchdog walk: once per `watchdog_interval` (claimed in the store, so one
+          process among many runs it) a walk over every session starts, newest first;
+          each step reads one page of `budget` sessions by index (`Store.session_page`)
+          and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
+        - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
+          outbox rows older than `OUTBOX_KEEP`, `budget` rows per step until none is left.
+        """
         ts = self.clock() if now is None else now
         done = Maintenance()
-        if ts < self._next_check:
-            return done
-        self._next_check = ts + min(self.watchdog_interval, self.cleanup_interval)
         try:
-            if self.store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
-                done.alerts = watchdog.check(self.store, ts, self.limits)
-            if self.store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
-                done.cleanup = snapshots.cleanup(
-                    self.retention_days, root=self.snapshot_root, now=ts
-                )
-                done.stale = watchdog.cleanup_stale(self.store, ts, self.limits)
-        except Exception:  # maintenance must never break a decision
+            if not self._walking and (force or ts >= self._next_walk):
+                self._next_walk = ts + self.watchdog_interval
+                if force or self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
+                    self._walking, self._cursor = True, None
+            if self._walking:
+                page = self._store.session_page(budget, self._cursor)
+                done.stale = watchdog.sweep(self, page, ts)
+                done.alerts = done.stale.alerts
+                self._walking = len(page) >= budget
+                self._cursor = (page[-1].updated_at, page[-1].session_id) if page else None
+            if not self._trimming and (force or ts >= self._next_cleanup):
+                self._next_cleanup = ts + self.cleanup_interval
+                if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+                    done.cleanup = snapshots.cleanup(
+                        self.retention_days, root=self.snapshot_root, now=ts
+                    )
+                    self._trimming = True
+            if self._trimming:
+                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
+                self._trimming = done.trimmed >= budget
+        except Exception:  # maintenance must never break anything else
             log.exception("supervisor maintenance failed")
+            self._walking, self._trimming = False, False
             return done
         for err in done.cleanup.errors if done.cleanup else ():
             log.warning("snapshot cleanup: %s", err)
         return done
+
+    @property
+    def maintaining(self) -> bool:
+        """A walk or a trim is under way: the next `maintain` step has work."""
+        return self._walking or self._trimming
+
+    def maintain_all(self, now: float | None = None, *, budget: int = PAGE) -> Maintenance:
+        """Every periodic job now, to the end (`coachloop maintain`): forced steps until
+        the walk and the trim are done; returns their sum."""
+        total = Maintenance(stale=watchdog.Report())
+        step = self.maintain(now, budget=budget, force=True)
+        while True:
+            total.alerts += step.alerts
+            if step.stale is not None and total.stale is not None:
+                total.stale.abandoned += step.stale.abandoned
+                total.stale.forgotten += step.stale.forgotten
+            total.cleanup = total.cleanup or step.cleanup
+            total.trimmed += step.trimmed
+            if not self.maintaining:
+                return total
+            step = self.maintain(now, budget=budget)
+
+    def _written(
+        self,
+        session_id: str,
+        label: str,
+        event_id: int,
+        data: dict[str, object],
+        state: SessionState | None = None,
+    ) -> None:
+        """The snapshot of a change made outside a stop (with the session's new state)."""
+        if not self.snapshots_on:
+            return
+        st = state or self.state(session_id)
+        body: dict[str, object] = {"event_id": event_id, **data}
+        if st is not None:
+            body["state"] = st.to_dict()
+        self._snapshot(session_id, label, body)
 
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
         if not self.snapshots_on:

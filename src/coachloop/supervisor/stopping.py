@@ -5,8 +5,8 @@ drops the messages queued for it. The mark is consumed once, by whichever comes 
 
 - the next tool call, where the agent lets a hook refuse it (Claude Code's `PreToolUse`:
   `consume` records the stop and delivers the note; the hook ends the turn);
-- the next stop: `stopped_step` decides it as usual but never continues it: what would
-  have been sent back is delivered, with the note;
+- the next stop: the policy decides it as usual but never continues it: what would
+  have been sent back is delivered, with the note (`policy.decide`);
 - the bridge cancelling its own headless turn (`consume` again).
 
 Standard library only (it runs on the hook path).
@@ -18,12 +18,10 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from coachloop.core.session import Decision, SessionState, deliver
-from coachloop.supervisor.policy import NOTE, Policy, decide
+from coachloop.core.session import SessionState
+from coachloop.core.text import NOTE
 
 if TYPE_CHECKING:
-    from coachloop.core.events import StopEvent
-    from coachloop.core.verdict import Verdict
     from coachloop.store import Store
     from coachloop.store.records import Write
 
@@ -72,21 +70,3 @@ def consume(store: Store, session_id: str, where: str, now: float | None = None)
         return Write(new, (rec,), (("notice", note),)), note
 
     return store.transact(session_id, fn)[0]
-
-
-def stopped_step(
-    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
-) -> tuple[Decision, SessionState]:
-    """`decide`, for a session marked to stop: the stop is never continued (what would
-    have been sent back is delivered instead), the note is attached, the mark cleared."""
-    decision, new = decide(state, event, verdict, policy)
-    note = f"{state.stop_requested or DEFAULT_NOTE} The turn ended at the agent's stop."
-    cleared = replace(new, stop_requested=None)
-    if decision.kind == "continue":
-        held, held_state = decide(state, event, verdict, Policy(max_auto_continues=0))
-        text = f"{event.text.rstrip()}\n\n{note}".strip()
-        why = f"{decision.why}; not continued: the human asked to stop"
-        return deliver(text, why, held.notices), replace(held_state, stop_requested=None)
-    if decision.kind == "deliver":
-        return replace(decision, text=f"{decision.text.rstrip()}\n\n{note}"), cleared
-    return replace(decision, notices=(*decision.notices, note)), cleared

@@ -16,8 +16,10 @@ trust and `hooksConfig`, a Codex `notify` where Codex ignores it) is part of wha
 
 Guarantees: installing is idempotent (a second install writes nothing); every hook,
 key and matcher group that is not ours is kept; a file that is not valid JSON (or
-TOML) raises `SettingsError` before anything is written; writes are atomic and the
-first one keeps the previous file as `.bak`. Ours are recognised by their command
+TOML) raises `SettingsError` before anything is written; writes are atomic, and with
+`backup` the first one keeps the previous file as `.bak`; uninstalling leaves the files
+as they were before install (a settings file that holds nothing then is removed, with
+the folder install created for it). Ours are recognised by their command
 (`coachloop hook ...`, any path to `coachloop`) or URL (`.../hooks/<agent>`).
 """
 
@@ -43,6 +45,7 @@ from coachloop.agents.install.common import (
     is_our_handler,
     merge_hooks,
     read_json_object,
+    remove_emptied,
     remove_hooks,
     write_text_atomic,
 )
@@ -137,19 +140,26 @@ def _check_scope(agent: str, scope: str) -> ModuleType:
 
 @dataclass
 class _Plan:
-    writes: list[tuple[Path, str, bytes | None]] = field(default_factory=list)
+    """The writes of one install/uninstall, made only once all were read and checked.
+    A JSON settings file our removal leaves as `{}` is deleted (`text` None)."""
+
+    backup: bool = False
+    writes: list[tuple[Path, str | None, bytes | None]] = field(default_factory=list)
 
     def json(self, path: Path, transform: Callable[[dict[str, Any]], dict[str, Any]]) -> bool:
         data, raw = read_json_object(path)
         new = transform(data)
         if new == data:
             return False
-        self.writes.append((path, dump_json(new), raw))
+        self.writes.append((path, None if not new and raw is not None else dump_json(new), raw))
         return True
 
     def run(self) -> None:
         for path, text, raw in self.writes:
-            write_text_atomic(path, text, raw)
+            if text is None and raw is not None:
+                remove_emptied(path, raw, backup=self.backup)
+            elif text is not None:
+                write_text_atomic(path, text, raw, backup=self.backup)
 
 
 def _summary(desired: dict[str, dict[str, Any]]) -> str:
@@ -166,6 +176,7 @@ def install(
     http_url: str | None = None,
     token_env: str | None = None,
     notify: bool = False,
+    backup: bool = False,
 ) -> Change:
     """Add our hooks for `agent` in `scope`; see the module docstring for guarantees.
     `http_url` (Claude Code only) installs http hooks instead of command hooks, sending
@@ -180,7 +191,7 @@ def install(
     if notify and agent != "codex":
         raise InstallUsageError("--notify is for codex only")
     path = module.settings_path(scope, project)
-    plan = _Plan()
+    plan = _Plan(backup=backup)
     if agent == "codex":
         return _install_codex(scope, project, notify, plan)
     desired = claude.desired(http_url, token_env) if agent == "claude-code" else module.desired()
@@ -255,11 +266,12 @@ def _read_config_tolerant(path: Path, notes: list[str]) -> tuple[dict[str, Any],
         return {}, None
 
 
-def uninstall(agent: str, scope: str, project: Path) -> Change:
-    """Remove our hooks (and, for Codex, our notify) for `agent` in `scope`."""
+def uninstall(agent: str, scope: str, project: Path, *, backup: bool = False) -> Change:
+    """Remove our hooks (and, for Codex, our notify) for `agent` in `scope`; a settings
+    file left holding nothing is removed, with its folder when that is empty then."""
     module = _check_scope(agent, scope)
     path = module.settings_path(scope, project)
-    plan = _Plan()
+    plan = _Plan(backup=backup)
     changed = plan.json(path, lambda d: remove_hooks(d, is_our_handler, path))
     notes: list[str] = []
     if agent == "codex":

@@ -12,7 +12,8 @@ Contracts:
   has duplicate keys, or is not UTF-8; a missing or blank file reads as `{}`.
 - `write_text_atomic` writes a temporary file next to the target and renames it over
   the target (readers see the old or the new file, never a mix); the first time it
-  replaces an existing file it keeps a copy as `<name>.bak` (never overwritten later).
+  replaces an existing file it keeps a copy as `<name>.bak` when asked (`--backup`;
+  never overwritten later). `remove_emptied` deletes a file our removal left empty.
 - `merge_hooks` / `remove_hooks` never mutate their input and touch only handlers
   `is_ours` recognises; everything else keeps its value and its order.
 """
@@ -162,17 +163,31 @@ def backup_path(path: Path) -> Path:
     return path.with_name(path.name + ".bak")
 
 
-def write_text_atomic(path: Path, text: str, previous: bytes | None) -> None:
-    """Replace `path` with `text` atomically; keep `previous` as `.bak` the first time."""
+def write_text_atomic(
+    path: Path, text: str, previous: bytes | None, *, backup: bool = False
+) -> None:
+    """Replace `path` with `text` atomically; with `backup`, keep `previous` as `.bak`
+    the first time (a later backup never overwrites it)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = 0o644
     if previous is not None:
         with contextlib.suppress(OSError):
             mode = path.stat().st_mode & 0o7777
         bak = backup_path(path)
-        if not bak.exists():
+        if backup and not bak.exists():
             _write(bak, previous, mode)
     _write(path, text.encode("utf-8"), mode)
+
+
+def remove_emptied(path: Path, previous: bytes, *, backup: bool = False) -> None:
+    """Remove `path`, which our removal left holding nothing (`{}`), and its folder when
+    that is empty now (the agent's `.claude`/`.codex`/`.gemini` that install created);
+    with `backup`, `previous` is kept as `.bak` first (the folder then stays)."""
+    if backup and not backup_path(path).exists():
+        _write(backup_path(path), previous, 0o644)
+    path.unlink(missing_ok=True)
+    with contextlib.suppress(OSError):  # not empty, or not ours to remove
+        path.parent.rmdir()
 
 
 def _write(path: Path, data: bytes, mode: int) -> None:

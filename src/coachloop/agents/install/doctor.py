@@ -40,14 +40,24 @@ def hook_project(project: Path) -> Path | None:
 
 def check_store(project: Path) -> dict[str, Any]:
     """Open (and close) the store the hooks would use for `project`."""
-    from coachloop.store import open_store
+    from coachloop.store import legacy_path, open_store, resolve
 
+    root = hook_project(project)
+    old = legacy_path(root) if root is not None else None
+    waiting = ""
+    if old is not None and old.exists():
+        waiting = f"; {old}, from an older coachloop, is merged in at the next stop"
     try:
-        store = open_store(project=hook_project(project))
+        where = resolve(project=root)
+        if where.path is not None and not where.path.exists():
+            # doctor creates nothing: the first stop will
+            detail = "not created yet (the first stop creates it)" + waiting
+            return {"ok": True, "location": redact(str(where.path)), "detail": detail}
+        store = open_store(where.text, prefix=where.prefix)  # as is: no merge, no registry
     except Exception as exc:  # StoreError, or a config file that cannot be read
         return {"ok": False, "location": None, "detail": redact(str(exc))}
     try:
-        return {"ok": True, "location": redact(store.location), "detail": "opens"}
+        return {"ok": True, "location": redact(store.location), "detail": "opens" + waiting}
     finally:
         store.close()
 
@@ -60,7 +70,8 @@ def check_judge(project: Path) -> dict[str, Any]:
     try:
         settings = load_settings(hook_project(project))
     except ConfigError as exc:
-        return {"ok": False, "judge": None, "detail": f"bad configuration: {exc}"}
+        detail = f"bad configuration: {redact(str(exc))}"
+        return {"ok": False, "judge": None, "detail": detail, "config_error": True}
     provider, _ = parse_judge_spec(settings.judge)
     if provider not in DEFAULT_KEY_ENV:
         return {"ok": True, "judge": settings.judge, "detail": "offline, no key needed"}
@@ -99,9 +110,13 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
         problems.append("no coachloop hooks installed (run: coachloop install)")
     if not store["ok"]:
         problems.append(f"store: {store['detail']}")
+    if judge.get("config_error"):  # every hook fails open until it is fixed
+        problems.append(
+            f"{judge['detail']} (until it is fixed, every hook lets the agent stop unsupervised)"
+        )
     warnings = [f"{i.path}: {i.error}" for i in installations if i.error]
     warnings.extend(duplicates(installations))
-    if not judge["ok"]:
+    if not judge["ok"] and not judge.get("config_error"):
         warnings.append(f"judge: {judge['detail']}")
     return {
         "ok": not problems,

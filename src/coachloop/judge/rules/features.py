@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coachloop._lazy import lazy as cached_property
+from coachloop._lazy import lazy
 from coachloop.core.verdict import Evidence
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
@@ -203,25 +203,25 @@ class Features:
 
     msg: Message
 
-    @cached_property
+    @lazy
     def msg_evidence(self) -> Evidence:
         return extract(self.msg.text)
 
-    @cached_property
+    @lazy
     def hedges(self) -> list[str]:
         # "Tests not run (documentation only)" is a fair statement, not doubt.
         quotes = _quote_of(HEDGE, self.msg.prose, self.msg.low_prose)
         return [q for q in quotes if not _DOCS_ONLY.search(q)]
 
-    @cached_property
+    @lazy
     def asserted(self) -> list[str]:
         return _quote_of(ASSERTED, self.msg.prose, self.msg.low_prose)
 
-    @cached_property
+    @lazy
     def done(self) -> bool:
         return bool(DONE.search(self.msg.low_prose))
 
-    @cached_property
+    @lazy
     def ongoing_tail(self) -> bool:
         """Work under way is announced at the end of the message."""
         tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
@@ -232,11 +232,11 @@ class Features:
             or self.msg.text.rstrip().endswith(":")
         )
 
-    @cached_property
+    @lazy
     def ongoing_any(self) -> bool:
         return bool(ONGOING.search(self.msg.low_prose) or _gerund_opening(self.msg.prose))
 
-    @cached_property
+    @lazy
     def partial(self) -> bool:
         for m in _PARTIAL.finditer(self.msg.prose):
             a, b = m.group(1) or m.group(3), m.group(2) or m.group(4)
@@ -244,7 +244,7 @@ class Features:
                 return True
         return False
 
-    @cached_property
+    @lazy
     def questions(self) -> list[str]:
         """Question sentences in the agent's own prose, rhetorical openers left out."""
         sentences = self.msg.sentences
@@ -263,7 +263,7 @@ class Features:
             found.append(s)
         return found
 
-    @cached_property
+    @lazy
     def asks(self) -> bool:
         return bool(ASK.search(self.msg.low_prose))
 
@@ -273,12 +273,12 @@ class Features:
             return True
         return bool(OFFER.search(low)) and not _OR_CHOICE.search(low)
 
-    @cached_property
+    @lazy
     def claims(self) -> bool:
         """The message claims a result, whether or not it holds up."""
         return self.done or bool(self.asserted) or bool(self.hedges)
 
-    @cached_property
+    @lazy
     def blocked(self) -> bool:
         """Something outside the agent's control: blocker words (code included) and the
         agent's own words saying it cannot go on."""
@@ -286,22 +286,22 @@ class Features:
             return True
         return bool(BLOCKER.search(self.msg.low_text) and STUCK.search(self.msg.low_prose))
 
-    @cached_property
+    @lazy
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
         tail = " ".join(self.msg.sentences[-3:])
         words = words_of_part(self.msg.low_prose)  # cut and joined at spaces: the prose's
         return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 
-    @cached_property
+    @lazy
     def error_opening(self) -> bool:
         return bool(ERROR_OPENING.search(self.msg.low_text[:300].split("\n", 1)[0]))
 
-    @cached_property
+    @lazy
     def error_anywhere(self) -> bool:
         return bool(ERROR_ANYWHERE.search(self.msg.low_text))
 
-    @cached_property
+    @lazy
     def truncated(self) -> bool:
         """The text stops mid-sentence on a function word ("... checks for the")."""
         text = self.msg.text.rstrip()

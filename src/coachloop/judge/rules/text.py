@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from coachloop._lazy import lazy as cached_property
+from coachloop._lazy import lazy
+from coachloop.core.text import clip as clip_text
 from coachloop.scan.lazy import LazyPattern
 
 # Past this many characters only the head and the tail are read: a final message's
@@ -43,9 +44,7 @@ def _replaced(text: str, spans: list[tuple[int, int]], by: str) -> str:
 
 def clip(text: str) -> str:
     """Head and tail of an over-long text, so that judging time stays bounded."""
-    if len(text) <= MAX_CHARS:
-        return text
-    return text[:_KEEP_HEAD] + "\n\n" + text[-(MAX_CHARS - _KEEP_HEAD) :]
+    return clip_text(text, MAX_CHARS, head=_KEEP_HEAD, marker="\n\n")
 
 
 @dataclass(frozen=True)
@@ -54,25 +53,25 @@ class Message:
 
     raw: str
 
-    @cached_property
+    @lazy
     def text(self) -> str:
         return clip(self.raw.replace("\r\n", "\n")).strip()
 
-    @cached_property
+    @lazy
     def fenced(self) -> bool:
         """The text may hold a fenced block (every fence opens with ``` or ~~~)."""
         return "```" in self.text or "~~~" in self.text
 
-    @cached_property
+    @lazy
     def fences(self) -> list[tuple[int, int]]:
         """The spans of the fenced blocks (read once for both code and prose)."""
         return [m.span() for m in _FENCE.finditer(self.text)] if self.fenced else []
 
-    @cached_property
+    @lazy
     def code_blocks(self) -> list[str]:
         return [self.text[a:b] for a, b in self.fences]
 
-    @cached_property
+    @lazy
     def prose(self) -> str:
         """The agent's own words: code, quotes and markup removed.
 
@@ -89,34 +88,34 @@ class Message:
             out = _QUOTED.sub("QUOTE", out)
         return out
 
-    @cached_property
+    @lazy
     def low_prose(self) -> str:
         """Lowercased prose, what the lexicon's patterns match against."""
         return self.prose.lower()
 
-    @cached_property
+    @lazy
     def low_text(self) -> str:
         return self.text.lower()
 
-    @cached_property
+    @lazy
     def sentences(self) -> list[str]:
         parts = (s.strip() for s in _SENTENCE_END.split(self.prose))
         return [s for s in parts if s]
 
-    @cached_property
+    @lazy
     def paragraphs(self) -> list[str]:
         parts = (p.strip() for p in _PARAGRAPH.split(self.prose))
         return [p for p in parts if p]
 
-    @cached_property
+    @lazy
     def first_line(self) -> str:
         return self.text.split("\n", 1)[0].strip()
 
-    @cached_property
+    @lazy
     def tail(self) -> str:
         """The last paragraph of prose (where a question to the human usually sits)."""
         return self.paragraphs[-1] if self.paragraphs else ""
 
-    @cached_property
+    @lazy
     def words(self) -> int:
         return len(self.prose.split())

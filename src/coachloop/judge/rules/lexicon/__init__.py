@@ -1,8 +1,11 @@
 """The rules' vocabulary, as data: regular expressions per category and language.
 
-Each category is compiled into one case-insensitive alternation. Patterns match the
-agent's own prose (code, inline code and quotes already removed) unless a category
-says otherwise. To extend a language, add to its list; no code changes are needed.
+Each category is compiled into one alternation that is matched against LOWERCASED text,
+without `re.IGNORECASE` (the rules lowercase a message once: `Message.low_prose`), so
+every pattern is written in lower case: an upper-case letter would never match (a test
+checks). Patterns match the agent's own prose (code, inline code and quotes already
+removed) unless a category says otherwise. To extend a language, add to its list; no
+code changes are needed.
 """
 
 from coachloop.judge.rules.lexicon import claims, cues, flow, world

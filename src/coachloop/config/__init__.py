@@ -3,6 +3,12 @@
 Files, later ones overriding earlier ones: `$COACHLOOP_HOME/config.toml` (user) and
 `<project>/.coachloop/config.toml`. Environment variables win over both. Only the
 standard library is used: this module is on the hook path.
+
+Each file is parsed once per process and content: every reader (the settings, the
+store's and the snapshots' tables) takes the parsed document from `_DOCUMENTS`, kept
+with the text it was parsed from, so an edited file is parsed again (the warm daemon
+lives for hours) and an unchanged one never is (reading a small file costs microseconds,
+parsing it a hundred times more).
 """
 
 from __future__ import annotations
@@ -41,13 +47,29 @@ def config_documents(
     if project is not None:
         files.append(project / ".coachloop" / "config.toml")
     for path in files:
-        if not path.is_file():
-            continue
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
+            data = _document(path)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise error(f"{path}: {exc}") from exc
-        yield path, data.get("coachloop", data)
+        if data is not None:
+            yield path, data.get("coachloop", data)
+
+
+_DOCUMENTS: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def _document(path: Path) -> dict[str, Any] | None:
+    """The parsed TOML file at `path` (None: no such regular file), parsed once per
+    content. Callers must not mutate the result."""
+    if not path.is_file():
+        return None
+    text = path.read_text(encoding="utf-8")
+    cached = _DOCUMENTS.get(path)
+    if cached is not None and cached[0] == text:
+        return cached[1]
+    data = tomllib.loads(text)
+    _DOCUMENTS[path] = (text, data)
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,17 +121,25 @@ _SCALARS = {
 }
 
 
-def _coerce(name: str, kind: type, value: Any) -> Any:
+def _coerce(name: str, kind: type, value: Any, source: str = "") -> Any:
+    """`value` as `kind`, checked against its allowed range (`config.check`); raises
+    `ConfigError` naming `source`, the key, the allowed values and the fix."""
+    from coachloop.config.check import check, describe
+
+    result: Any = None
     try:
-        if kind is float and isinstance(value, int | float | str):
-            return float(value)
-        if kind is int and isinstance(value, int | str) and not isinstance(value, bool):
-            return int(value)
-        if kind is str and isinstance(value, str):
-            return value
+        if kind is float and isinstance(value, int | float | str) and not isinstance(value, bool):
+            result = float(value)
+        elif kind is int and isinstance(value, int | str) and not isinstance(value, bool):
+            result = int(value)
+        elif kind is str and isinstance(value, str):
+            result = value
     except ValueError:
         pass
-    raise ConfigError(f"setting {name!r} must be {kind.__name__}, got {value!r}")
+    if result is None:
+        raise ConfigError(describe(name, value, source or "setting", kind.__name__))
+    check(name, result, source or "setting")
+    return result
 
 
 def _skills(raw: Any, source: str) -> tuple[SkillSpec, ...]:
@@ -140,20 +170,20 @@ def _apply(settings: Settings, data: dict[str, Any], source: str) -> Settings:
         if key == "skills":
             changes["skills"] = settings.skills + _skills(value, source)
         elif key in _SCALARS:
-            changes[key] = _coerce(key, _SCALARS[key], value)
+            changes[key] = _coerce(key, _SCALARS[key], value, source)
         # Unknown keys belong to other sections (store, telegram, ...): ignored here.
     return replace(settings, **changes)
 
 
 def load_settings(project: Path | None = None, env: dict[str, str] | None = None) -> Settings:
-    """Read the settings for `project` (a directory); raises ConfigError on bad files."""
+    """Read the settings for `project` (a directory). Every value is checked where it is
+    read (`coachloop.config.check`): a bad file or value raises `ConfigError` whose one
+    line names the file or variable, the key, the allowed values and the fix."""
     env = dict(os.environ) if env is None else env
     settings = Settings()
     for path, table in config_documents(project):
         settings = _apply(settings, table, str(path))
     for var, (name, kind) in _ENV_FIELDS.items():
         if env.get(var):
-            settings = replace(settings, **{name: _coerce(var, kind, env[var])})
-    if not 0.0 <= settings.confidence_threshold <= 1.0:
-        raise ConfigError("confidence_threshold must be within [0, 1]")
+            settings = replace(settings, **{name: _coerce(name, kind, env[var], var)})
     return settings

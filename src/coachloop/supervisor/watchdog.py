@@ -1,20 +1,21 @@
 """The watchdog: notice sessions that went quiet, ran too long or spin on one tool call.
 
-`check(store)` evaluates every session against `Limits` and raises, per session, the
-conditions not already flagged: they are marked in the store (so a condition is alerted
-once, not at every run) and delivered together as ONE outbox alert. Conditions:
+`check(supervisor)` evaluates every session against `Limits` and raises, per session,
+the conditions not already flagged: they are flagged through the supervisor (so a
+condition is alerted once, not at every run) and delivered together as ONE outbox
+alert. Conditions:
 
 - "silent": a running session with no event for `silent_after` seconds;
 - "running": a run (since the last human message) longer than `max_running`;
-- "repeat": the same tool call `repeat_threshold` times in a row (tool calls are noted
-  with `Store.record_tool_call(session_id, tool_signature(name, input))`);
+- "repeat": the same tool call `repeat_threshold` times in a row within a turn (read
+  from the turn's record at its stop: `tool_run`; the supervisor flags it right there);
 - "errors": a failed session whose run of errors never ended, so the held-back errors
   are summarised instead of lost.
 
-Flags clear themselves: "silent" at the next stop, "repeat" at a different tool call, all
-of them at the next human message. `cleanup_stale` marks running sessions silent for
-`abandon_after` as "abandoned" (so nothing keeps waking them) and forgets sessions idle
-for `forget_after`. `run` does both. Standard library only.
+Flags clear themselves: "silent" at the next stop, "repeat" at a stop whose turn's
+longest run is of another call, all of them at the next human message. `cleanup_stale`
+marks running sessions silent for `abandon_after` as "abandoned" (so nothing keeps
+waking them) and forgets sessions idle for `forget_after`. `run` does both. Standard library only.
 """
 
 from __future__ import annotations
@@ -22,15 +23,16 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from coachloop.core.session import when
 
 if TYPE_CHECKING:
+    from coachloop.core.record import TurnRecord
     from coachloop.core.session import SessionState
-    from coachloop.store import Store
+    from coachloop.supervisor.service import Supervisor
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +75,22 @@ def tool_signature(tool: str, tool_input: Mapping[str, Any] | str | None = None)
     return f"{tool}:{hashlib.sha1(payload.encode()).hexdigest()[:16]}"
 
 
+def tool_run(record: TurnRecord | None) -> tuple[str, int] | None:
+    """The longest run of one identical tool call in the turn's record (the same tool
+    on the same target: command line, path): (signature, length). None when the record
+    is missing, unusable or has no call. The first of equally long runs wins."""
+    if record is None or not record.usable or not record.calls:
+        return None
+    best: tuple[str, int] | None = None
+    sig, n = "", 0
+    for call in record.calls:
+        this = tool_signature(call.tool, call.target)
+        sig, n = (sig, n + 1) if this == sig else (this, 1)
+        if best is None or n > best[1]:
+            best = (sig, n)
+    return best
+
+
 def _span(seconds: float) -> str:
     minutes = int(seconds // 60)
     if minutes < 120:
@@ -103,42 +121,68 @@ def conditions(state: SessionState, now: float, limits: Limits) -> dict[str, str
     return out
 
 
-def check(store: Store, now: float | None = None, limits: Limits | None = None) -> list[Alert]:
-    """Flag every session's new conditions; returns the alerts raised by this call."""
+def check(sup: Supervisor, now: float | None = None, limits: Limits | None = None) -> list[Alert]:
+    """Flag every session's new conditions (through `sup`, so each alert gets its
+    snapshot); returns the alerts raised by this call. `limits` default to `sup.limits`."""
     ts = time.time() if now is None else now
-    lim = limits or Limits()
+    lim = limits or sup.limits
     alerts: list[Alert] = []
-    for state in store.list_sessions():
+    for state in sup.reads.list_sessions():
         found = conditions(state, ts, lim)
         if not found or all(c in state.flags for c in found):
             continue
-        raised = store.flag(state.session_id, found, ts)
+        raised = sup.flag(state.session_id, found, ts)
         if raised:
             alerts.append(Alert(state.session_id, raised))
     return alerts
 
 
-def cleanup_stale(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+def cleanup_stale(
+    sup: Supervisor, now: float | None = None, limits: Limits | None = None
+) -> Report:
     """Abandon long-silent running sessions; forget sessions idle past `forget_after`."""
     ts = time.time() if now is None else now
-    lim = limits or Limits()
+    lim = limits or sup.limits
     report = Report()
-    for state in store.list_sessions():
+    for state in sup.reads.list_sessions():
         idle = ts - state.updated_at
         if idle >= lim.forget_after:
-            store.delete_session(state.session_id)
+            sup.forget(state.session_id)
             report.forgotten.append(state.session_id)
         elif state.status == "running" and idle >= lim.abandon_after:
             why = f"silent for {_span(idle)}: marked abandoned"
-            store.set_status(state.session_id, "abandoned", why, ts)
+            sup.set_status(state.session_id, "abandoned", why, ts)
             report.abandoned.append(state.session_id)
     return report
 
 
-def run(store: Store, now: float | None = None, limits: Limits | None = None) -> Report:
+def sweep(sup: Supervisor, states: Iterable[SessionState], now: float) -> Report:
+    """`check` and `cleanup_stale` on these sessions only: one page of the walk that
+    `Supervisor.maintain` makes over a store in steps of bounded work."""
+    lim = sup.limits
+    report = Report()
+    for state in states:
+        idle = now - state.updated_at
+        if idle >= lim.forget_after:
+            sup.forget(state.session_id)
+            report.forgotten.append(state.session_id)
+            continue
+        found = conditions(state, now, lim)
+        if found and not all(c in state.flags for c in found):
+            raised = sup.flag(state.session_id, found, now)
+            if raised:
+                report.alerts.append(Alert(state.session_id, raised))
+        if state.status == "running" and idle >= lim.abandon_after:
+            why = f"silent for {_span(idle)}: marked abandoned"
+            sup.set_status(state.session_id, "abandoned", why, now)
+            report.abandoned.append(state.session_id)
+    return report
+
+
+def run(sup: Supervisor, now: float | None = None, limits: Limits | None = None) -> Report:
     """One watchdog pass: `check`, then `cleanup_stale`."""
     ts = time.time() if now is None else now
-    alerts = check(store, ts, limits)
-    report = cleanup_stale(store, ts, limits)
+    alerts = check(sup, ts, limits)
+    report = cleanup_stale(sup, ts, limits)
     report.alerts = alerts
     return report

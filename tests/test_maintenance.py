@@ -1,0 +1,156 @@
+"""Maintenance off the stop path: paging by activity, bounded steps, the background upkeep,
+`coachloop maintain`, the outbox trim, and the Redis store's bounded project memory."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from coachloop.cli import cli
+from coachloop.core.events import StopEvent
+from coachloop.core.verdict import Verdict
+from coachloop.store.sqlite import SQLiteStore
+from coachloop.supervisor import Supervisor
+from coachloop.supervisor.writes import record_stop
+
+STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
+DONE = Verdict("completion", 0.9, "done", "rules", route="deliver")
+T0 = 1_900_000_000.0
+HOUR = 3600.0
+
+
+def _fill(store: Any, n: int, *, same_time: bool = False) -> list[str]:
+    sids = [f"s{i:03d}" for i in range(n)]
+    for i, sid in enumerate(sids):
+        ts = T0 if same_time else T0 + i
+        record_stop(
+            store, StopEvent(sid, text="working", timestamp=ts, project=f"/p{i % 2}"), STATUS
+        )
+    return sids
+
+
+@pytest.mark.parametrize("same_time", [False, True])
+def test_session_pages_walk_every_session_once_newest_first(
+    store_spec: Any, same_time: bool
+) -> None:
+    store = store_spec.open()
+    try:
+        sids = _fill(store, 23, same_time=same_time)
+        seen: list[str] = []
+        cursor = None
+        while True:
+            page = store.session_page(5, cursor)
+            seen += [s.session_id for s in page]
+            if len(page) < 5:
+                break
+            cursor = (page[-1].updated_at, page[-1].session_id)
+        assert seen == sorted(sids, reverse=True)  # newest first; ties by id, descending
+        first = store.session_page(4, project="/p1")
+        assert [s.session_id for s in first] == [
+            s for s in sorted(sids, reverse=True) if int(s[1:]) % 2
+        ][:4]
+        assert store.session_page(0) == []
+    finally:
+        store.close()
+
+
+def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(tmp_path: Path) -> None:
+    clock = [T0]
+    sup = Supervisor(
+        SQLiteStore(tmp_path / "c.db"), snapshot_root=tmp_path / "s", clock=lambda: clock[0]
+    )
+    for i in range(7):
+        sup.on_stop(StopEvent(f"q{i}", text="working", timestamp=T0), STATUS)
+    clock[0] += 2 * HOUR
+    sup.on_stop(StopEvent("late", text="Which DB?", timestamp=clock[0]), DONE)
+    assert not [e for e in sup.reads.outbox_pending() if e.kind == "alert"]
+    steps = []
+    while True:  # a walk over 8 sessions, 3 per step
+        done = sup.maintain(budget=3)
+        steps.append(sorted(a.session_id for a in done.alerts))
+        if not sup.maintaining:
+            break
+    assert steps == [["q5", "q6"], ["q2", "q3", "q4"], ["q0", "q1"]]
+    assert sup.maintain(budget=3).alerts == []  # the next walk waits for its interval
+    sup.close()
+
+
+def test_outbox_keeps_delivered_rows_for_a_bounded_time(store_spec: Any) -> None:
+    store = store_spec.open()
+    try:
+        for i in range(5):
+            record_stop(store, StopEvent(f"d{i}", text="done", timestamp=T0), DONE)
+        entries = store.outbox_pending()
+        for e in entries[:4]:
+            store.mark_sent(e.id, T0 + e.id)
+        first = entries[0].id
+        assert store.trim_outbox(T0 + first + 2, limit=1) == 1  # bounded per call
+        assert store.trim_outbox(T0 + first + 2) == 1
+        assert store.trim_outbox(T0 + first + 2) == 0
+        assert [e.id for e in store.outbox_pending()] == [entries[4].id]  # unsent stays
+    finally:
+        store.close()
+
+
+def test_coachloop_maintain_runs_everything_now(tmp_path: Path) -> None:
+    db = tmp_path / "c.db"
+    now = time.time()
+    with SQLiteStore(db) as store:
+        record_stop(store, StopEvent("old", text="working", timestamp=now - 40 * 86_400), STATUS)
+        record_stop(store, StopEvent("quiet", text="working", timestamp=now - 2 * HOUR), STATUS)
+    runner = CliRunner()
+    out = runner.invoke(cli, ["maintain", "--store", str(db), "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output)
+    assert report["forgotten"] == ["old"] and report["alerts"][0]["session"] == "quiet"
+    again = runner.invoke(cli, ["maintain", "--store", str(db)])
+    assert again.exit_code == 0 and "0 new alert(s)" in again.output
+
+
+def test_the_upkeep_thread_maintains_every_open_supervisor(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coachloop.agents import supervisors
+    from coachloop.server import upkeep
+
+    monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("COACHLOOP_STORE", raising=False)
+    supervisors.clear()
+    try:
+        sup = supervisors.opened(None).supervisor
+        sup.on_stop(StopEvent("idle", text="working", timestamp=time.time() - 2 * HOUR), STATUS)
+        stop = threading.Event()
+        thread = upkeep.Upkeep(stop, interval=0.05)
+        thread.start()
+        for _ in range(100):
+            if any(e.kind == "alert" for e in sup.reads.outbox_pending()):
+                break
+            stop.wait(0.05)
+        stop.set()
+        thread.join(5)
+        assert not thread.is_alive()
+        assert [e.session_id for e in sup.reads.outbox_pending() if e.kind == "alert"] == ["idle"]
+    finally:
+        supervisors.clear()
+
+
+@pytest.mark.parametrize("store_spec", ["redis"], indirect=True)
+def test_redis_store_remembers_a_bounded_number_of_projects(
+    store_spec: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from coachloop.store import redis_store
+
+    monkeypatch.setattr(redis_store, "PROJECT_CACHE", 10)
+    store = store_spec.open()
+    try:
+        _fill(store, 35)
+        assert len(store._projects) <= 10
+        assert store.get_session("s001").project == "/p1"  # a forgotten one is read again
+    finally:
+        store.close()

@@ -1,0 +1,148 @@
+"""Upgrading a data directory made by coachloop 68975ce loses nothing.
+
+The layout of that version: each project's sessions in `<project>/.coachloop/coachloop.db`,
+stops outside a project in `$COACHLOOP_HOME/coachloop.db`. The rows in
+`data/upgrade/store_68975ce.json` were written by that version's own hooks (the script
+beside it says how); each database is rebuilt here with the migrations it lists (the
+schema as of 68975ce: migrations are append-only) and those rows, in WAL mode as that
+version kept it. Then every session, event and outbox row must arrive in the home store,
+undelivered questions must reach the chat, and nothing is copied twice.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from coachloop.agents.hook import handle
+from coachloop.chat.telegram import Bridge
+from coachloop.cli import cli
+from coachloop.config import home
+from coachloop.store.migrations import MIGRATIONS
+from coachloop.testing.telegram_api import TelegramBotAPI
+from telegram_support import RecordingAgent, Running, config, wait
+
+DATA = Path(__file__).parent / "data" / "upgrade" / "store_68975ce.json"
+OLD_MIGRATIONS = ["0001_sessions_events_outbox", "0002_meta", "0003_dashboard_indexes"]
+EVENT = "session_id, kind, ts, recorded_at, job_id, decision, verdict_type, source, why, data"
+CHAT = 42
+
+
+def old_layout(root: Path) -> dict[str, Path]:
+    """The data directory and two projects as 68975ce left them; the files by name."""
+    dump = json.loads(DATA.read_text().replace("{ROOT}", str(root)))
+    files = {
+        "shop": root / "shop" / ".coachloop" / "coachloop.db",
+        "blog": root / "blog" / ".coachloop" / "coachloop.db",
+        "home": home() / "coachloop.db",
+    }
+    schema = dict(MIGRATIONS)
+    for name, path in files.items():
+        if name != "home":  # a git work tree: the project the hooks find
+            (path.parent.parent / ".git").mkdir(parents=True, exist_ok=True)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tables = dump[name]
+        assert [m[0] for m in tables["migrations"]] == OLD_MIGRATIONS
+        db = sqlite3.connect(path)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+        for migration, _ in tables["migrations"]:
+            db.executescript(schema[migration])
+        for table, content in tables.items():
+            for row in content:
+                marks = ",".join("?" * len(row))
+                db.execute(f"INSERT INTO {table} VALUES ({marks})", row)
+        db.commit()
+        db.close()
+    return files
+
+
+def rows(path: Path) -> dict[str, Any]:
+    """What must survive: sessions by id, events and outbox rows as multisets of their
+    content (an outbox row with the content of the event it points to)."""
+    db = sqlite3.connect(path)
+    try:
+        events = {r[0]: r[1:] for r in db.execute(f"SELECT id, {EVENT} FROM events")}
+        outbox = [
+            (*r[:5], events.get(r[5]))
+            for r in db.execute(
+                "SELECT session_id, kind, text, created_at, sent_at, event_id FROM outbox"
+            )
+        ]
+        sessions = {
+            r[0]: json.loads(r[1]) for r in db.execute("SELECT session_id, state FROM sessions")
+        }
+        return {"sessions": sessions, "events": Counter(events.values()), "outbox": Counter(outbox)}
+    finally:
+        db.close()
+
+
+def union(parts: list[dict[str, Any]]) -> dict[str, Any]:
+    total: dict[str, Any] = {"sessions": {}, "events": Counter(), "outbox": Counter()}
+    for part in parts:
+        total["sessions"].update(part["sessions"])
+        total["events"] += part["events"]
+        total["outbox"] += part["outbox"]
+    return total
+
+
+def test_upgrade_merges_every_row_once_and_keeps_the_old_files(tmp_path: Path) -> None:
+    files = old_layout(tmp_path)
+    each = {name: rows(path) for name, path in files.items()}
+    before = union(list(each.values()))
+    assert len(before["sessions"]) == 4 and sum(before["outbox"].values()) == 4
+
+    res = CliRunner().invoke(cli, ["upgrade", str(tmp_path / "shop"), str(tmp_path / "blog")])
+    assert res.exit_code == 0, res.output
+    assert "shop: merged 2 sessions, 4 events and 2 outbox rows (2 undelivered" in res.output
+    assert "blog: merged 1 sessions, 1 events and 1 outbox rows (0 undelivered" in res.output
+    after = rows(files["home"])
+    assert after["events"] == before["events"]  # every event, none twice
+    assert after["outbox"] == before["outbox"]  # sent or not, pointing at its own event
+    assert after["sessions"].keys() == before["sessions"].keys()
+    for sid, state in before["sessions"].items():
+        assert after["sessions"][sid] == state  # projects were recorded: kept as they were
+    for name in ("shop", "blog"):  # never deleted: set aside, still complete
+        old = files[name]
+        assert not old.exists() and old.with_name("coachloop.db.merged").exists()
+        assert rows(old.with_name("coachloop.db.merged")) == each[name]
+
+    again = CliRunner().invoke(cli, ["upgrade", str(tmp_path / "shop")])
+    assert "nothing to merge" in again.output
+    assert rows(files["home"]) == after  # idempotent
+
+    # The undelivered rows (the shop's question and blocker, the home's question) reach
+    # the chat through a bridge that maps no project; the blog's, sent before, does not.
+    with TelegramBotAPI() as api:
+        bridge = Bridge(config(api, {}, allowed=frozenset({CHAT})), RecordingAgent())
+        with Running(bridge):
+            assert wait(lambda: len(api.sent) >= 3)
+        sent = sorted(m.text.split("\n\n", 1)[1] for m in api.sent)
+    waiting = sorted(o[2] for o in before["outbox"] if o[4] is None)
+    assert sent == waiting and len(sent) == 3
+
+
+def test_the_first_hook_of_a_project_merges_its_old_store(tmp_path: Path) -> None:
+    files = old_layout(tmp_path)
+    before = union([rows(files["shop"]), rows(files["home"])])
+    payload = {
+        "hook_event_name": "Stop",
+        "session_id": "s-new",
+        "cwd": str(tmp_path / "shop"),
+        "last_assistant_message": "Which payment provider should the cart use?",
+    }
+    handle("claude-code", json.dumps(payload).encode())
+    after = rows(files["home"])
+    assert set(after["sessions"]) == {*before["sessions"], "s-new"}
+    assert after["events"] - before["events"] == Counter(
+        {k: v for k, v in after["events"].items() if k[0] == "s-new"}
+    )
+    assert not files["shop"].exists() and files["blog"].exists()  # only the hook's project
+    sessions = CliRunner().invoke(cli, ["sessions", "--json", "--project", str(tmp_path / "blog")])
+    assert [r["session"] for r in json.loads(sessions.output)["sessions"]] == ["s-blog-1"]
+    assert not files["blog"].exists()  # reading with --project merged it too
