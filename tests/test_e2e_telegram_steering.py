@@ -52,7 +52,7 @@ def test_a_reply_while_the_turn_runs_is_queued_and_reaches_its_next_request(
         agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
         setup = Supervisor.open(project)
         session = agent.run_turn(project, "Set up the cart storage", None, setup).session_id
-        setup.store.close()
+        setup.close()
         bridge = Bridge(config(api, {CHAT: project}), agent)
         (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
         with Running(bridge):
@@ -101,7 +101,7 @@ def _stop_scenario(tmp_path: Path, *, grace: float, release_on_ack: bool) -> dic
         agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
         setup = Supervisor.open(project)
         session = agent.run_turn(project, "Set up the cart storage", None, setup).session_id
-        setup.store.close()
+        setup.close()
         bridge = Bridge(config(api, {CHAT: project}, stop_grace=grace), agent)
         (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
         try:
