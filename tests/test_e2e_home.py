@@ -1,11 +1,13 @@
 """End to end, the README's path for a new user, with no store named anywhere.
 
 `coachloop install --project` in a fresh git project; the real Claude Code (bundled in
-claude-agent-sdk) runs there on the scripted model and stops with a question; the hook
-records it in the one store under `$COACHLOOP_HOME` (not in the project). Then, every
-command started from another directory and with no `--store`: `coachloop bridge` sends
-the question to the allowed chat on the local Telegram Bot API, and `coachloop sessions`
-and `coachloop show SESSION` list it.
+claude-agent-sdk), the real Codex CLI or the real Gemini CLI runs there on the scripted
+model and stops with a question; the hook records it in the one store under
+`$COACHLOOP_HOME` (not in the project). Then, every command started from another
+directory and with no `--store`: `coachloop bridge` sends the question to the allowed
+chat on the local Telegram Bot API, and `coachloop sessions` and `coachloop show SESSION`
+list it. Before one home store, the hook wrote `<project>/.coachloop/coachloop.db` and the
+bridge and the CLI read `$COACHLOOP_HOME/coachloop.db`: the question never left.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_e2e_support import CodexSandbox, GeminiSandbox, Sandbox
 from coachloop.agents.claude_env import offline_env
 from coachloop.testing import ScriptedModel, text
 from coachloop.testing.telegram_api import TelegramBotAPI
@@ -100,6 +103,14 @@ def test_readme_path_a_claude_code_question_reaches_the_chat_and_the_cli(tmp_pat
     assert not (project / ".coachloop" / "coachloop.db").exists()  # one home for the data
     assert (tmp_path / "home" / ".coachloop" / "coachloop.db").exists()
 
+    assert_reaches_the_chat_and_the_cli(elsewhere, env, session, "claude-code", project)
+
+
+def assert_reaches_the_chat_and_the_cli(
+    elsewhere: Path, env: dict[str, str], session: str, agent: str, project: Path
+) -> None:
+    """`coachloop bridge`, `sessions` and `show`, run in `elsewhere` with no store named,
+    see the question `session` asked in `project`."""
     with TelegramBotAPI() as api:
         chat_env = {
             **env,
@@ -115,12 +126,40 @@ def test_readme_path_a_claude_code_question_reaches_the_chat_and_the_cli(tmp_pat
 
     listed = coachloop(elsewhere, env, "sessions", "--json").stdout
     (row,) = json.loads(listed)["sessions"]
-    assert row["session"] == session and row["agent"] == "claude-code"
+    assert row["session"] == session and row["agent"] == agent
     assert row["project"] == str(project) and row["last_verdict"] == "question"
     table = coachloop(elsewhere, env, "sessions").stdout
-    assert session in table and "No sessions recorded yet." not in table
+    assert session[:8] in table and "No sessions recorded yet." not in table
     shown = coachloop(elsewhere, env, "show", session).stdout
-    assert f"Session {session} (claude-code, {project})" in shown and QUESTION in shown
+    assert f"Session {session} ({agent}, {project})" in shown and QUESTION in shown
     assert "-> deliver" in shown
     only = coachloop(elsewhere, env, "sessions", "--json", "--project", str(elsewhere)).stdout
     assert json.loads(only)["sessions"] == []  # --project filters
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("agent", ["codex", "gemini"])
+def test_readme_path_a_codex_or_gemini_question_reaches_the_chat_and_the_cli(
+    tmp_path: Path, agent_clis: dict[str, Path], agent: str
+) -> None:
+    sandbox: Sandbox
+    with ScriptedModel([text(QUESTION)], default=text("unexpected")) as model:
+        if agent == "codex":
+            sandbox = codex = CodexSandbox(tmp_path, agent_clis["codex"])
+            codex.configure(model, trust_project=True)
+        else:
+            sandbox = gemini = GeminiSandbox(tmp_path, agent_clis["gemini"])
+        sandbox.extra_env["COACHLOOP_STORE"] = ""  # no store named: the default home
+        env = sandbox.env()
+        coachloop(sandbox.project, env, "install", "--agent", agent, "--project")
+        if agent == "codex":
+            run = codex.run("Set up the cart storage")
+            session = codex.thread(run)
+        else:
+            run = gemini.run(model, "Set up the cart storage")
+            session = str(gemini.result(run)["session_id"])
+        assert run.returncode == 0, run.stderr
+    assert not (sandbox.project / ".coachloop" / "coachloop.db").exists()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert_reaches_the_chat_and_the_cli(elsewhere, env, session, agent, sandbox.project)

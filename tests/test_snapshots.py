@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from coachloop import snapshots
-from coachloop.snapshots import SnapshotError, cleanup, list_snapshots, load, redact, save
+from coachloop.redaction import redact_value as redact
+from coachloop.snapshots import SnapshotError, cleanup, list_snapshots, load, save
 
 NOW = 1_800_000_000.0
 
@@ -92,29 +93,11 @@ def test_secrets_are_redacted() -> None:
         assert secret not in dumped, secret
     assert out["keep"] == data["keep"] and out["count"] == 3 and out["env"]["empty_key"] == ""
     assert (
-        "ANTHROPIC_API_KEY=[REDACTED]" in out["text"] and "Authorization: [REDACTED]" in out["text"]
+        "ANTHROPIC_API_KEY=[REDACTED]" in out["text"]
+        and "Authorization: Bearer [REDACTED]" in out["text"]
     )
     path = save("s", "error", {"stop": data})
     assert "sk-ant" not in path.read_text() and bot not in path.read_text()
-
-
-def test_the_needles_only_skip_patterns_that_cannot_match() -> None:
-    """`redact_text` runs a pattern only when its needle is in the text: the result is the
-    one every pattern run unconditionally gives, also with case-folding characters."""
-    samples = [
-        "Authorization: Bearer abcdefgh12345678",
-        "AUTHORIZATION=token zzzzzzzzzz",
-        "Key: sk-" + "k" * 20,  # Kelvin sign
-        "my_api_key = hunter2hunter2 and Password=x",
-        "plain prose: nothing to hide, 42 passed = fine",
-        "12345678:" + "A" * 35 + " ghs_" + "b" * 24 + " AKIA" + "C" * 16,
-        "BEARER " + "x" * 12 + " sk-ant-" + "y" * 10,
-    ]
-    for text in samples:
-        unconditional = text
-        for _, pattern, repl in snapshots._SECRET_PATTERNS:
-            unconditional = pattern.sub(repl, unconditional)
-        assert snapshots.redact_text(text) == unconditional, text
 
 
 def test_a_corrupt_snapshot_is_a_clear_error(tmp_path: Path) -> None:

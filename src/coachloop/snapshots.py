@@ -5,9 +5,10 @@ events "resume", "auto_continue", "deliver", "error", "complete". A file is writ
 temporary name and then hard-linked to its final name, which fails if that name exists:
 two snapshots in the same microsecond get a counter suffix ("-1", "-2", ...) and never
 overwrite each other, and a reader never sees a half-written file. Secrets are redacted
-before anything is written (see `redact`). `cleanup(retention_days)` removes files
-older than the retention and empty session folders; the supervisor calls it at most once
-an hour (claimed in the store) and `coachloop sessions --cleanup` runs it on demand.
+before anything is written (`coachloop.redaction.redact_value`). `cleanup(retention_days)`
+removes files older than the retention and empty session folders; the supervisor calls
+it at most once an hour (claimed in the store) and `coachloop sessions --cleanup` runs it
+on demand.
 """
 
 from __future__ import annotations
@@ -24,66 +25,18 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.config import home
+from coachloop.config.private import in_private
+from coachloop.redaction import redact_value
 
 LIFECYCLE = (
     *("resume", "auto_continue", "deliver", "error", "complete", "drop"),
     *("notice", "start", "end", "alert", "status"),
 )
 DEFAULT_RETENTION_DAYS = 7.0
-REDACTED = "[REDACTED]"
-_SECRET_FIELD = re.compile(r"token|key|secret|password|passwd|credential|authorization", re.I)
-# (needle, pattern, replacement): a pattern can only match a text whose lowercased form
-# contains its needle, so the (costly) pattern runs only then; the result is the same.
-_SECRET_PATTERNS: tuple[tuple[str, re.Pattern[str], str], ...] = (
-    ("sk-ant-", re.compile(r"sk-ant-[A-Za-z0-9_\-]{8,}"), REDACTED),
-    ("sk-", re.compile(r"\bsk-[A-Za-z0-9_\-]{16,}"), REDACTED),
-    (":", re.compile(r"\b\d{6,12}:[A-Za-z0-9_\-]{30,}\b"), REDACTED),  # Telegram bot tokens
-    ("gh", re.compile(r"\bgh[pousr]_[A-Za-z0-9]{20,}\b"), REDACTED),
-    ("akia", re.compile(r"\bAKIA[0-9A-Z]{16}\b"), REDACTED),
-    (
-        "author",
-        re.compile(r"(?i)\b(authorization\s*[:=]\s*)(?:(?:bearer|basic|token)\s+)?[^\s\"',]+"),
-        rf"\1{REDACTED}",
-    ),
-    ("bearer", re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/\-]{8,}=*"), f"Bearer {REDACTED}"),
-    (
-        "=",
-        re.compile(
-            r"\b([A-Z0-9_]*(?:API_KEY|TOKEN|SECRET|PASSWORD)[A-Z0-9_]*)\s*=\s*[^\s\"']+", re.I
-        ),
-        rf"\1={REDACTED}",
-    ),
-)
 
 
 class SnapshotError(ValueError):
     """A snapshot file that cannot be read as a snapshot; the message names the file."""
-
-
-def redact_text(text: str) -> str:
-    """`text` with API keys, bot tokens, Authorization headers and KEY=value secrets hidden."""
-    lowered = text.lower()  # replacements add no needle, so the original's check holds
-    for needle, pattern, repl in _SECRET_PATTERNS:
-        if needle in lowered:
-            text = pattern.sub(repl, text)
-    return text
-
-
-def redact(value: Any) -> Any:
-    """A deep copy of `value` with secrets hidden: strings are scanned, and every field whose
-    name contains token/key/secret/password has its (non-empty) value replaced."""
-    if isinstance(value, str):
-        return redact_text(value)
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for k, v in value.items():
-            name = str(k)
-            secret = _SECRET_FIELD.search(name) and v not in (None, "", [], {})
-            out[name] = REDACTED if secret else redact(v)
-        return out
-    if isinstance(value, list | tuple):
-        return [redact(v) for v in value]
-    return value
 
 
 def _safe_id(session_id: str) -> str:
@@ -120,9 +73,9 @@ def save(
     ts = time.time() if now is None else now
     stamp = datetime.fromtimestamp(ts, UTC).strftime("%Y%m%dT%H%M%S.%fZ")
     folder = session_dir(session_id, root)
-    folder.mkdir(parents=True, exist_ok=True)
+    in_private(folder / "x")
     body = {"session_id": session_id, "event": event, "saved_at": ts, **data}
-    payload = json.dumps(redact(body), indent=2, ensure_ascii=False, default=str)
+    payload = json.dumps(redact_value(body), indent=2, ensure_ascii=False, default=str)
     tmp = folder / f".tmp-{os.getpid()}-{time.monotonic_ns()}.json"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     try:

@@ -14,7 +14,8 @@ stop the hook prints nothing, and Claude Code does not show a hook's stderr. So:
    it. The console is a second reader with its own cursor, not a consumer. An entry the
    bridge already sent before the console looked is not shown (the human has it).
 
-Texts are redacted (API keys, tokens) and cut to `MAX_SHOWN` characters. The format is
+Texts are redacted (`coachloop.redaction`), stripped of terminal control sequences and
+cut to `MAX_SHOWN` characters. The format is
 plain text (no colours, no rich): a header line, then the text indented by two spaces.
 Standard library only (`announce` runs on the hook path); `announce` never raises.
 """
@@ -61,7 +62,7 @@ def format_entry(
 ) -> str:
     """One delivery as console text: a header line, then the text indented, cut and
     redacted. Ends with a newline."""
-    from coachloop.snapshots import redact_text
+    from coachloop.redaction import shown
 
     stamp = time.strftime("%Y-%m-%d %H:%M:%SZ", time.gmtime(time.time() if ts is None else ts))
     parts = [stamp, kind]
@@ -70,7 +71,7 @@ def format_entry(
     parts.append(f"session {session_id[:12]}")
     if project:
         parts.append(Path(project).name or project)
-    body = redact_text(clip(text, MAX_SHOWN)).strip() or "(no text)"
+    body = shown(clip(text, MAX_SHOWN)).strip() or "(no text)"
     lines = "\n".join("  " + line for line in body.splitlines())
     return f"-- {' | '.join(parts)} --\n{lines}\n"
 
@@ -92,12 +93,12 @@ def announce(
         )
         if not blocks:
             return
-        target.parent.mkdir(parents=True, exist_ok=True)
+        from coachloop.config.private import append_private
+
         with contextlib.suppress(OSError):
             if target.stat().st_size > LOG_LIMIT:
                 os.replace(target, target.with_name(target.name + ".1"))
-        with target.open("a", encoding="utf-8", errors="replace") as fh:
-            fh.write(blocks)
+        append_private(target, blocks)
     except Exception:  # the console is a convenience: never break a hook for it
         return
 
@@ -134,7 +135,9 @@ def deliver_to_console(
         shown += 1
     if shown:
         stream.flush()
-        where.parent.mkdir(parents=True, exist_ok=True)
+        from coachloop.config.private import in_private
+
+        in_private(where)
         tmp = where.with_name(where.name + f".{os.getpid()}.tmp")
         tmp.write_text(str(last), encoding="utf-8")
         os.replace(tmp, where)

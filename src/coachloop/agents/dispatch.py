@@ -35,6 +35,7 @@ console channel (`coachloop.agents.delivery`).
 from __future__ import annotations
 
 import hashlib
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -77,6 +78,7 @@ def run(hook: Hook) -> str | None:
     """Act on `hook`; returns the coaching that sends the agent back, or None."""
     from coachloop.agents.supervisors import opened
 
+    hook = at_the_door(hook)
     root = project_root(hook.cwd)
     project = str(root) if root else hook.cwd
     ctx = opened(root)
@@ -95,6 +97,19 @@ def run(hook: Hook) -> str | None:
     elif hook.action == "end":
         lifecycle.end(ctx.supervisor, hook)
     return None
+
+
+def at_the_door(hook: Hook) -> Hook:
+    """`hook` with its texts redacted (`coachloop.redaction`): nothing after this point (the
+    judge, which may be a remote model; the store; logs; deliveries) sees a secret the
+    agent printed or the human typed."""
+    from coachloop.redaction import redact
+
+    text, prompt = redact(hook.text), redact(hook.prompt) if hook.prompt else hook.prompt
+    error, detail = redact(hook.error) if hook.error else hook.error, redact(hook.detail)
+    if (text, prompt, error, detail) == (hook.text, hook.prompt, hook.error, hook.detail):
+        return hook
+    return replace(hook, text=text, prompt=prompt, error=error, detail=detail)
 
 
 # --- stops ------------------------------------------------------------------------------

@@ -98,24 +98,24 @@ def log_failure(agent: object, exc: BaseException) -> None:
     """One line in the hook log: time, agent, error type and redacted message. Never raises."""
     try:
         from coachloop.config import home
-        from coachloop.snapshots import redact_text
+        from coachloop.redaction import redact
 
         message = " ".join(str(exc)[: 4 * MAX_LOGGED].split())[:MAX_LOGGED]
         name = str(agent)[:40] if isinstance(agent, str) else type(agent).__name__
         stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-        line = f"{stamp} agent={name!r} failed open: {type(exc).__name__}: {redact_text(message)}\n"
+        line = f"{stamp} agent={name!r} failed open: {type(exc).__name__}: {redact(message)}\n"
         folder = home() / "logs"
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / LOG_NAME
         try:
             if path.stat().st_size > LOG_LIMIT:
                 path.replace(folder / (LOG_NAME + ".1"))
         except OSError:
             pass
-        with path.open("a", encoding="utf-8", errors="replace") as fh:
-            fh.write(line)
+        from coachloop.config.private import append_private
+
+        append_private(path, line)
         if type(exc).__name__ == "ConfigError":
-            _notice(folder, redact_text(" ".join(str(exc).split())))
+            _notice(folder, redact(" ".join(str(exc).split())))
     except Exception:  # logging must never turn a fail-open into a crash
         return
 
@@ -132,4 +132,6 @@ def _notice(folder: Path, message: str) -> None:
             return
     except OSError:
         pass
-    (folder / NOTICE_NAME).write_text(text, encoding="utf-8")
+    from coachloop.config.private import private_file
+
+    private_file(folder / NOTICE_NAME).write_text(text, encoding="utf-8")

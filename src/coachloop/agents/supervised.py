@@ -180,9 +180,11 @@ class SupervisedRunner:
                     turn.session_id, prompt, project=self.project_name, agent=self.agent_name
                 )
             )
+        from coachloop.redaction import redact
+
         event = StopEvent(
             turn.session_id,
-            text=turn.result,
+            text=redact(turn.result),  # the judge (maybe a remote model) never sees secrets
             agent=self.agent_name,
             project=self.project_name,
             cwd=str(self.workdir),
@@ -206,9 +208,10 @@ class SupervisedRunner:
         return [r for r in timeline if r.ts >= since]
 
     def _adopt(self, turn: TurnResult, records: list[EventRecord]) -> JudgedTurn | None:
+        from coachloop.redaction import redact
         from coachloop.supervisor.stopping import STOPPED
 
-        final = turn.result.strip()
+        final = redact(turn.result).strip()  # the hook stored the stop redacted
         for record in reversed(records):
             if record.kind == "status" and record.source == STOPPED and not final:
                 return JudgedTurn(turn, _stopped(record), _decision(record), record.id, "hook")

@@ -49,11 +49,12 @@ from coachloop.chat import commands
 from coachloop.chat.agent import Agent, TurnOutcome
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
-from coachloop.chat.security import AllowList, redact
+from coachloop.chat.security import AllowList
 from coachloop.chat.split import escape
 from coachloop.chat.turns import TurnRequest, Turns
 from coachloop.core.events import HumanMessage
 from coachloop.core.session import SessionState
+from coachloop.redaction import redact
 from coachloop.store import UnknownSession
 
 log = logging.getLogger("coachloop.chat.handlers")

@@ -77,7 +77,9 @@ class Ledger:
     """Thread-safe access to the bridge database at `path` (created on first use)."""
 
     def __init__(self, path: Path) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        from coachloop.config.private import in_private, private_file
+
+        private_file(in_private(path))
         self._lock = threading.Lock()
         self._db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode = WAL")

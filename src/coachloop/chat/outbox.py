@@ -35,7 +35,7 @@ from typing import Any, Protocol
 from coachloop.chat.ledger import Job, Ledger
 from coachloop.chat.render import render
 from coachloop.chat.routing import Router, Source, label
-from coachloop.chat.security import redact
+from coachloop.redaction import redact
 from coachloop.store import OutboxEntry
 
 log = logging.getLogger("coachloop.chat.outbox")

@@ -4,8 +4,9 @@
 - `AllowList`: an update is served only when its user id AND its chat id are listed (a
   private chat's id is the user's id, so listing a user covers their direct chat; a group
   needs its chat id and each member's user id). Strangers are ignored and logged once.
-- `redact(text)` and `install_redaction(secret)`: a registered secret is replaced by
-  "[REDACTED]" in every log record created anywhere in the process (a log-record factory,
+- `install_redaction(secret)`: the secret is registered with `coachloop.redaction` (so
+  `redact` hides it everywhere) and every log record created anywhere in the process is
+  redacted (a log-record factory,
   so the libraries' loggers are covered too: python-telegram-bot logs its API URL, which
   contains the token, at DEBUG, and httpx logs request URLs at INFO). `RedactingFilter`
   does the same for a handler a caller sets up.
@@ -18,11 +19,10 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from coachloop.snapshots import REDACTED, redact_text
+from coachloop.redaction import REDACTED, redact, register
 
 log = logging.getLogger("coachloop.chat.security")
 
-_SECRETS: set[str] = set()
 _LOCK = threading.Lock()
 _FACTORY: list[bool] = []  # [True] once the log-record factory is installed
 
@@ -52,19 +52,8 @@ class Secret:
         return hash(self._value)
 
 
-def redact(text: str) -> str:
-    """`text` with every registered secret and anything shaped like a bot token or an
-    API key hidden."""
-    for secret in _SECRETS:
-        if secret in text:
-            text = text.replace(secret, REDACTED)
-    return redact_text(text)
-
-
 def _scrub(record: logging.LogRecord) -> None:
     """Rewrite `record` in place so that no registered secret survives formatting."""
-    if not _SECRETS:
-        return
     try:
         message = record.getMessage()
     except Exception:  # a broken format string: leave it to logging's own error path
@@ -93,7 +82,7 @@ def install_redaction(secret: Secret | str) -> None:
     value = secret.reveal() if isinstance(secret, Secret) else secret
     with _LOCK:
         if value:
-            _SECRETS.add(value)
+            register(value)
         if _FACTORY:
             return
         previous = logging.getLogRecordFactory()

@@ -34,8 +34,9 @@ from coachloop.chat.ledger import Ledger
 from coachloop.chat.outbox import OutboxPump, Refused, RetryLater
 from coachloop.chat.ratelimit import ChatRateLimiter
 from coachloop.chat.routing import Router, Source, open_sources
-from coachloop.chat.security import AllowList, install_redaction, redact
+from coachloop.chat.security import AllowList, install_redaction
 from coachloop.chat.split import to_plain
+from coachloop.redaction import redact
 
 log = logging.getLogger("coachloop.chat.telegram")
 # python-telegram-bot 22 warns inside its own RetryAfter constructor on every 429 unless

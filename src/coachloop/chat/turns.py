@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from coachloop.chat.agent import Agent, TurnOutcome
-from coachloop.chat.security import redact
+from coachloop.redaction import redact
 from coachloop.supervisor import Supervisor
 
 log = logging.getLogger("coachloop.chat.turns")

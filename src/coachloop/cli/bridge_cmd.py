@@ -74,8 +74,8 @@ def bridge(
     from dataclasses import replace
 
     from coachloop.chat.config import load_config
-    from coachloop.chat.security import redact
     from coachloop.config import ConfigError
+    from coachloop.redaction import redact
     from coachloop.store import StoreError
 
     _logging(verbose)

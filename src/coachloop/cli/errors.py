@@ -72,9 +72,9 @@ def _chain(exc: BaseException) -> Iterator[BaseException]:
 
 
 def _redact(text: str) -> str:
-    from coachloop.snapshots import redact_text
+    from coachloop.redaction import shown
 
-    return redact_text(text)
+    return shown(text)
 
 
 def describe(exc: BaseException) -> str:

@@ -269,6 +269,12 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
     return lines
 
 
+def _say(line: str) -> None:
+    from coachloop.redaction import shown
+
+    click.echo(shown(line))
+
+
 @click.command("show")
 @click.argument("session_id")
 @click.option(
@@ -318,25 +324,28 @@ def show(
     finally:
         for store in stores:
             store.close()
+    from coachloop.redaction import redact_value
+
     if as_json:
         payload = {
             "session": state.to_dict(),
             "jobs": [asdict(j) for j in jobs],
             "events": [e.to_dict() for e in events],
         }
-        click.echo(json.dumps(payload, indent=2))
+        click.echo(json.dumps(redact_value(payload), indent=2))
         return
     ctx = state.context
-    click.echo(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
-    click.echo(
+    say = _say  # stored texts may predate redaction; agents' texts may hold escapes
+    say(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
+    say(
         f"status {state.status}, auto-continues {state.continues} since the last human message, "
         f"{state.stops} stops, last verdict {state.last_verdict or '-'}"
     )
     if ctx.skill or ctx.plan_file:
-        click.echo(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
+        say(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
     if state.flags:
-        click.echo(f"watchdog flags: {', '.join(state.flags)}")
-    click.echo("")
+        say(f"watchdog flags: {', '.join(state.flags)}")
+    say("")
     for e in events:
         for line in _event_lines(e, full):
-            click.echo(line)
+            say(line)

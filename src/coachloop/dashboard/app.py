@@ -256,12 +256,13 @@ class Dashboard:
 
     def _snapshot(self, session_id: str, name: str) -> Response:
         from coachloop import snapshots
+        from coachloop.redaction import redact_value
 
         matches = [p for p in snapshots.list_snapshots(session_id) if p.name == name]
         if not matches:
             return self.page("error.html", 404, message=f"no snapshot {name!r}")
         try:
-            body = snapshots.redact(snapshots.load(matches[0]))
+            body = redact_value(snapshots.load(matches[0]))
         except snapshots.SnapshotError as exc:
             return self.page("error.html", 404, message=str(exc))
         redact = self.data.redact

@@ -1,9 +1,8 @@
 """Stored records to what the dashboard shows, with every text redacted on the way.
 
-The one redaction point of the dashboard: `Redactor` hides what snapshots hide
-(`coachloop.snapshots.redact_text`: API keys, bot tokens, Authorization headers,
-KEY=value secrets) and the literal secrets the server knows (its own token). Nothing
-reaches a template without passing through it.
+The one redaction point of the dashboard: `Redactor` applies `coachloop.redaction.redact`
+(every catalogued secret format) and hides the literal secrets the server knows (its own
+token). Nothing reaches a template without passing through it.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from coachloop.dashboard.views import (
     fold,
     outcome,
 )
-from coachloop.snapshots import REDACTED, redact_text
+from coachloop.redaction import REDACTED, redact
 
 _EVIDENCE_LABELS = (
     ("tests", "tests"),
@@ -41,8 +40,8 @@ CACHE_MAX_CHARS = 4096  # so the cache holds at most ~16 MB
 
 
 class Redactor:
-    """`redact_text` plus literal `secrets` (each replaced wherever it appears). Results
-    for short texts are remembered (same text, same result)."""
+    """`coachloop.redaction.redact` plus literal `secrets` (each replaced wherever it
+    appears). Results for short texts are remembered (same text, same result)."""
 
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self.secrets = tuple(s for s in secrets if len(s) >= MIN_SECRET_CHARS)
@@ -52,7 +51,7 @@ class Redactor:
         for secret in self.secrets:
             if secret in text:
                 text = text.replace(secret, REDACTED)
-        return redact_text(text)
+        return redact(text)
 
     def __call__(self, text: str | None) -> str:
         if not text:

@@ -230,9 +230,10 @@ def _log_to_file() -> None:
     from coachloop.config import home
 
     try:
-        directory = home() / "logs"
-        directory.mkdir(parents=True, exist_ok=True)
-        handler = logging.FileHandler(directory / "hookd.log", encoding="utf-8")
+        from coachloop.config.private import in_private, private_file
+
+        target = private_file(in_private(home() / "logs" / "hookd.log"))
+        handler = logging.FileHandler(target, encoding="utf-8")
     except OSError:
         return
     handler.setFormatter(

@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from coachloop.config.private import in_private, private_file
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
@@ -84,7 +85,10 @@ class SQLiteStore(Store):
         self.location = str(self.path)
         _check_file(self.path)
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            private_file(in_private(self.path))  # SQLite's -wal/-shm files take its mode
+            for extra in ("-wal", "-shm"):
+                if (side := Path(f"{self.path}{extra}")).exists():
+                    private_file(side)
         except OSError as exc:
             raise StoreError(f"cannot create the store directory for {self.path}: {exc}") from exc
         _ignore_in_git(self.path.parent)

@@ -23,7 +23,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,7 @@ from coachloop import snapshots
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
+from coachloop.redaction import redact
 from coachloop.supervisor import steering, stopping, watchdog, writes
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
@@ -60,6 +61,16 @@ def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
     if verdict.type == "error" or event.failed:
         return "error"
     return "complete" if verdict.type == "completion" else "deliver"
+
+
+def redacted_stop(event: StopEvent) -> StopEvent:
+    """`event` with its agent text and error redacted (`coachloop.redaction`): the door
+    every stop passes before it is stored, snapshotted or delivered."""
+    text = redact(event.text)
+    error = redact(event.error) if event.error else event.error
+    if text == event.text and error == event.error:
+        return event
+    return replace(event, text=text, error=error)
 
 
 def retention_days(project: Path | None = None) -> float:
@@ -193,7 +204,10 @@ class Supervisor:
         return self.on_stop(event, judge(self.context(event)))
 
     def on_human(self, msg: HumanMessage) -> SessionState:
-        """Record a human message: resets the auto-continue count, replaces the prompt."""
+        """Record a human message (redacted first): resets the auto-continue count,
+        replaces the prompt."""
+        if msg.text != (text := redact(msg.text)):
+            msg = replace(msg, text=text)
         state, event_id = writes.record_human(self._store, msg)
         self._snapshot(
             msg.session_id,
@@ -268,9 +282,9 @@ class Supervisor:
     ) -> steering.Queued:
         """Queue a human message for a session whose turn runs ("queued"; also
         "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
-        See `coachloop.supervisor.steering`."""
+        The text is redacted first, as every human message. See `supervisor.steering`."""
         return steering.queue(
-            self._store, session_id, text, key=key, source=source, running=running
+            self._store, session_id, redact(text), key=key, source=source, running=running
         )
 
     def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
@@ -280,7 +294,7 @@ class Supervisor:
     def steer_at_stop(self, event: StopEvent) -> StopResult | None:
         """At a stop, before judging: the queued messages as the decision to continue
         with, recorded (None: nothing queued; judge the stop as usual)."""
-        taken, decision = steering.take_at_stop(self._store, event)
+        taken, decision = steering.take_at_stop(self._store, redacted_stop(event))
         if decision is None:
             return None
         state = self._store.get_session(event.session_id)

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.agents.install import AGENTS, Installed, inspect, scopes
-from coachloop.agents.install.probes import Probe, redact, run_probe
+from coachloop.agents.install.probes import Probe, run_probe
+from coachloop.redaction import redact
 
 
 def hook_project(project: Path) -> Path | None:

@@ -26,15 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.agents.install import FoundHook
+from coachloop.redaction import redact
 
 MAX_PROBE_S = 30.0
 _ENV_REF = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
-_USERINFO = re.compile(r"(\b[a-z][a-z0-9+.-]*://)[^/@\s]*@", re.IGNORECASE)
-
-
-def redact(text: str) -> str:
-    """`text` with the user:password part of any URL masked."""
-    return _USERINFO.sub(r"\1***@", text)
 
 
 PROBE_EVENT = "CoachloopDoctor"
