@@ -32,7 +32,8 @@ from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
-from coachloop.supervisor import steering, stopping, watchdog, writes
+from coachloop.supervisor import watchdog, writes
+from coachloop.supervisor.human import HumanDoor
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
 
@@ -99,7 +100,7 @@ class Maintenance:
     trimmed: int = 0  # delivered outbox rows deleted
 
 
-class Supervisor:
+class Supervisor(HumanDoor):
     """Decides every stop of every session within the policy's caps, and records it.
 
     `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots_on=False` turns
@@ -270,49 +271,6 @@ class Supervisor:
     def close(self) -> None:
         """Release the store."""
         self._store.close()
-
-    def steer(
-        self,
-        session_id: str,
-        text: str,
-        *,
-        key: str,
-        source: str = "chat",
-        running: bool | None = None,
-    ) -> steering.Queued:
-        """Queue a human message for a session whose turn runs ("queued"; also
-        "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
-        The text is redacted first, as every human message. See `supervisor.steering`."""
-        return steering.queue(
-            self._store, session_id, redact(text), key=key, source=source, running=running
-        )
-
-    def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
-        """Take the queued messages for the running turn (a hook that adds context)."""
-        return steering.take_mid_turn(self._store, session_id, where, self.clock())
-
-    def steer_at_stop(self, event: StopEvent) -> StopResult | None:
-        """At a stop, before judging: the queued messages as the decision to continue
-        with, recorded (None: nothing queued; judge the stop as usual)."""
-        taken, decision = steering.take_at_stop(self._store, redacted_stop(event))
-        if decision is None:
-            return None
-        state = self._store.get_session(event.session_id)
-        self._snapshot(
-            event.session_id,
-            "resume",
-            {"event_id": taken.event_id, "stop": event.to_dict(), "injected": taken.text},
-        )
-        return StopResult(taken.event_id, decision, state)
-
-    def request_stop(self, session_id: str, note: str = stopping.DEFAULT_NOTE) -> int:
-        """Mark the session to end its turn at its next tool call or stop (`/stop`);
-        returns how many queued messages were dropped. See `supervisor.stopping`."""
-        return stopping.request(self._store, session_id, note, self.clock())
-
-    def stop_now(self, session_id: str, where: str) -> str | None:
-        """End a turn marked to stop, here; returns the note delivered (None: no mark)."""
-        return stopping.consume(self._store, session_id, where, self.clock())
 
     def maintain(
         self, now: float | None = None, *, budget: int = PAGE, force: bool = False
