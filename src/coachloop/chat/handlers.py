@@ -46,7 +46,7 @@ from telegram.ext import (
 )
 
 from coachloop.chat import commands
-from coachloop.chat.agent import Agent, TurnOutcome
+from coachloop.chat.agent import ChatAgent, TurnOutcome
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
 from coachloop.chat.security import AllowList
@@ -68,7 +68,7 @@ class ChatHandlers:
     def __init__(
         self,
         router: Router,
-        agent: Agent,
+        agent: ChatAgent,
         allow: AllowList,
         wake: asyncio.Event,
         stop_grace: float = 10.0,

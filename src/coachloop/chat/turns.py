@@ -3,7 +3,7 @@
 Polling must never wait for an agent: `Turns.submit` schedules the turn and returns at
 once. Turns of one session run one after another (an agent session cannot be resumed
 twice at the same time); turns of different sessions run in parallel, in worker threads
-(`Agent.run_turn` blocks). `stop(session)` drops the session's queued turns; `cancel`
+(`ChatAgent.run_turn` blocks). `stop(session)` drops the session's queued turns; `cancel`
 ends its running turn when the agent offers `cancel` (the headless runner does).
 When a turn ends, messages queued for its session that the agent never took start its
 next turn, and `on_done(request, outcome, error)` runs on the event loop.
@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from coachloop.chat.agent import Agent, TurnOutcome
+from coachloop.chat.agent import ChatAgent, TurnOutcome
 from coachloop.redaction import redact
 from coachloop.supervisor import Supervisor
 
@@ -46,7 +46,7 @@ OnDone = Callable[[TurnRequest, TurnOutcome | None, BaseException | None], Await
 class Turns:
     """Background turns with per-session ordering (see the module docstring)."""
 
-    def __init__(self, agent: Agent, on_done: OnDone, *, workers: int = 4) -> None:
+    def __init__(self, agent: ChatAgent, on_done: OnDone, *, workers: int = 4) -> None:
         self.agent = agent
         self.on_done = on_done
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="coachloop-turn")
@@ -83,7 +83,7 @@ class Turns:
         return len(self._queued.get(session_id, ()))
 
     def cancel(self, session_id: str) -> bool:
-        """End the session's running turn, when the agent can (`Agent.cancel`)."""
+        """End the session's running turn, when the agent can (`ChatAgent` `cancel`)."""
         cancel = getattr(self.agent, "cancel", None)
         if cancel is None or session_id not in self._running:
             return False
