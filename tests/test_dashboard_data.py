@@ -164,16 +164,23 @@ def test_the_list_page_and_its_links(store: Store) -> None:
 
 
 def test_snapshots_are_linked_and_shown_redacted(store: Store) -> None:
-    from coachloop import snapshots
+    from coachloop.core.verdict import Verdict
+    from coachloop.snapshot_pack import name
+    from coachloop.supervisor import Supervisor
 
     populate(store, time.time())
-    path = snapshots.save("s-ask", "deliver", {"text": "Which database?", "env": f"KEY={TOKEN}"})
+    ask = Verdict("question", 0.9, "asks", "rules")
+    Supervisor(store).on_stop(StopEvent("s-ask", text=f"Which database? KEY={TOKEN}"), ask)
+    [life] = store.lifecycle("s-ask")  # kept in the store: no file per stop
     dash = in_process(store, TOKEN)
     auth = {"Authorization": f"Bearer {TOKEN}"}
     timeline = html(get(dash, "/session/s-ask", **auth))
-    assert f'href="/session/s-ask/snapshot/{path.name}"' in timeline
-    shown = html(get(dash, f"/session/s-ask/snapshot/{path.name}", **auth))
+    assert f'href="/session/s-ask/snapshot/{name(life)}"' in timeline
+    shown = html(get(dash, f"/session/s-ask/snapshot/{name(life)}", **auth))
     assert "Which database?" in shown and TOKEN not in shown and "[REDACTED]" in shown
+    assert (
+        get(dash, f"/session/s-ask/snapshot/x_{life.event_id}_deliver.json", **auth).status == 404
+    )
     assert get(dash, "/session/s-ask/snapshot/..%2F..%2Fconfig.toml", **auth).status == 404
 
 
@@ -194,3 +201,20 @@ def test_a_store_that_cannot_be_read_is_a_page_not_a_crash(tmp_path: Path) -> No
         Dashboard(broken, dash.gate).handle(Request.parse("GET", "/", {"Host": "127.0.0.1"})).status
         == 500
     )
+
+
+def test_a_timeline_shown_again_shows_a_delivery_accepted_since(store: Store) -> None:
+    from coachloop.dashboard import app
+
+    populate(store, time.time())
+    dash = in_process(store)
+    first = html(get(dash, "/session/s-ask"))
+    assert "waiting for the chat" in first and "accepted by the chat" not in first
+    (entry,) = [e for e in store.outbox_pending() if e.session_id == "s-ask"]
+    store.mark_sent(entry.id)
+    again = html(get(dash, "/session/s-ask"))  # built and rendered items are reused...
+    assert "accepted by the chat" in again and "waiting for the chat" not in again
+    small = app.ItemHtml(dash.env, size=2)  # ...within a bound
+    for item in dash.data.timeline("s-cap", before=None, limit=10).items:
+        small(item, "s-cap")
+    assert len(small._done) == 2

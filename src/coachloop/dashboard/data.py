@@ -22,8 +22,10 @@ import json
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -40,8 +42,13 @@ from coachloop.dashboard.views import (
     TimelineItem,
     TimelinePage,
 )
+from coachloop.snapshot_pack import name as record_name
+from coachloop.snapshot_pack import unpack
 from coachloop.store import Store, StoreError, UnknownSession
+from coachloop.store.records import Life
 
+SNAPSHOTS_SHOWN = 50  # lifecycle records linked from a session's page (the newest)
+BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
 CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
 _LAST_STOP = (
     "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
@@ -75,6 +82,7 @@ class DashboardData(Protocol):
     def mark(self) -> int: ...
     def changed(self, since: int, limit: int) -> tuple[int, list[str]]: ...
     def counts(self, days: int) -> Counts: ...
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None: ...
     def close(self) -> None: ...
 
 
@@ -122,6 +130,10 @@ class SQLiteData:
         self.owner = owner
         self.caps = Caps()
         self.tallies = Tallies()
+        # Records never change once written (ids are never reused): their views are
+        # built once; only their deliveries are read each time. Bounded, least recent out.
+        self._built: OrderedDict[int, TimelineItem] = OrderedDict()
+        self._built_lock = threading.Lock()
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection | None]:
@@ -212,17 +224,52 @@ class SQLiteData:
                 0
             ]
         )
-        return header(rows[0], state, self.redact)
+        lives = db.execute(
+            "SELECT label, saved_at, event_id FROM lifecycle WHERE session_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (session_id, SNAPSHOTS_SHOWN),
+        ).fetchall()
+        names = [record_name(Life(lb, b"", at, eid)) for lb, at, eid in reversed(lives)]
+        return header(rows[0], state, self.redact, names)
+
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
+        """The lifecycle record of that name (its event id picks the rows), or None."""
+        parts = name.split("_")
+        if len(parts) < 3 or not parts[1].isdigit():
+            return None
+        with self._db() as db:
+            if db is None:
+                return None
+            rows = db.execute(
+                "SELECT label, body, saved_at FROM lifecycle WHERE session_id = ? AND event_id = ?",
+                (session_id, int(parts[1])),
+            ).fetchall()
+        return found_snapshot([Life(r[0], bytes(r[1]), r[2], int(parts[1])) for r in rows], name)
 
     def _items(
         self, db: sqlite3.Connection, session_id: str, sql: str, args: list[Any]
     ) -> list[TimelineItem]:
-        found = db.execute(
-            f"SELECT id, data FROM events WHERE session_id = ? {sql}", [session_id, *args]
-        ).fetchall()
-        if not found:
+        ids = [
+            r[0]
+            for r in db.execute(
+                f"SELECT id FROM events WHERE session_id = ? {sql}", [session_id, *args]
+            )
+        ]
+        if not ids:
             return []
-        ids = [r[0] for r in found]
+        with self._built_lock:
+            known = {i: self._built[i] for i in ids if i in self._built}
+        missing = [i for i in ids if i not in known]
+        for start in range(0, len(missing), 500):  # SQLite's variable limit
+            part = missing[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for eid, data in db.execute(f"SELECT id, data FROM events WHERE id IN ({marks})", part):
+                known[eid] = timeline_item({**json.loads(data), "id": eid}, self.redact, ())
+        with self._built_lock:
+            for i in missing:
+                self._built[i] = known[i]
+            while len(self._built) > BUILT_ITEMS:
+                self._built.popitem(last=False)
         sent: dict[int, list[Delivery]] = {}
         for eid, kind, sent_at in db.execute(
             "SELECT event_id, kind, sent_at FROM outbox"
@@ -231,8 +278,7 @@ class SQLiteData:
         ):
             sent.setdefault(eid, []).append(Delivery(kind, sent_at))
         return [
-            timeline_item({**json.loads(data), "id": eid}, self.redact, tuple(sent.get(eid, ())))
-            for eid, data in found
+            replace(known[i], deliveries=tuple(sent[i])) if i in sent else known[i] for i in ids
         ]
 
     def timeline(self, session_id: str, *, before: int | None, limit: int) -> TimelinePage:
@@ -300,15 +346,22 @@ class SQLiteData:
             self.owner.close()
 
 
-def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionHeader:
-    """The top of a session's page from its row and stored state."""
-    from coachloop import snapshots
+def found_snapshot(lives: Sequence[Life], name: str) -> dict[str, Any] | None:
+    """The record among `lives` called `name`, unpacked (with its event id), or None."""
+    for life in lives:
+        if record_name(life) == name:
+            try:
+                return {**unpack(life.body), "event_id": life.event_id}
+            except ValueError:
+                return None
+    return None
 
+
+def header(
+    row: SessionRow, state: dict[str, Any], redact: Redactor, snaps: Sequence[str] = ()
+) -> SessionHeader:
+    """The top of a session's page from its row, stored state and lifecycle record names."""
     ctx = state.get("context") or {}
-    try:
-        snaps = [p.name for p in snapshots.list_snapshots(row.session_id)]
-    except (OSError, ValueError):
-        snaps = []
     return SessionHeader(
         row=row,
         cwd=redact(str(state.get("cwd") or "")),
@@ -316,7 +369,7 @@ def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionH
         skill=redact(str(ctx.get("skill") or "")),
         plan_file=redact(str(ctx.get("plan_file") or "")),
         last_error=redact(str(state.get("last_error") or "")),
-        snapshots=snaps[-50:],
+        snapshots=list(snaps)[-SNAPSHOTS_SHOWN:],
     )
 
 

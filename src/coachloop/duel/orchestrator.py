@@ -156,6 +156,11 @@ def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Due
     exclude = _exclusions(project, files.root)
     # Detected on the project, before any player: the player cannot choose the runner.
     command = config.test_command or testcmd.detect(project)
+    if command is None:  # approval needs the tests to run: no turn could ever be approved
+        raise ValueError(
+            f"no test command configured or detected in {project}: pass --test-cmd CMD "
+            "(with --test-report FILE.xml for runners other than pytest, vitest and jest)"
+        )
     try:
         space = workdir.create(project, files.root / "workspace", exclude)
     except (OSError, RuntimeError) as exc:
@@ -191,9 +196,13 @@ def run_duel(
     coach: DuelCoach,
     *,
     on_turn: Callable[[TurnRecord], None] | None = None,
+    on_step: Callable[[str], None] | None = None,
 ) -> DuelResult:
     """Run the duel (see the module docstring). Raises ValueError before the first turn
-    for unusable settings (missing requirements, a task id already used)."""
+    for unusable settings (missing requirements, a task id already used, no test
+    command). `on_turn` gets each finished turn; `on_step` a line naming what runs now
+    (for a progress display). A player that could not run at all ends the duel at once
+    with the reason (`cannot_play`)."""
     from coachloop.duel.report import write_report
 
     project = config.project.resolve()
@@ -214,12 +223,16 @@ def run_duel(
     keys: list[str] = []
     try:
         for turn in range(1, config.max_turns + 1):
-            record = _turn(setup, turn)
+            record = _turn(setup, turn, on_step or (lambda _: None))
             result.turns.append(record)
             if on_turn is not None:
                 on_turn(record)
             if record.error is not None:
                 result.outcome, result.reason = "error", record.error
+                break
+            cannot = cannot_play(record)
+            if cannot is not None:  # more turns would fail the same way
+                result.outcome, result.reason = "error", cannot
                 break
             if record.decision.decision == "approve":
                 result.outcome, result.reason = "approved", record.decision.rationale
@@ -246,6 +259,15 @@ def run_duel(
     return result
 
 
+def cannot_play(record: TurnRecord) -> str | None:
+    """Why the player could not work at all this turn (it failed to run, e.g. not logged
+    in, and left no report and no change), or None when it worked, however badly."""
+    run, evidence = record.player, record.evidence
+    if run.error is None or evidence.report is not None or evidence.changed_this_turn:
+        return None
+    return f"the player could not run: {run.error}"
+
+
 def _tool_args(tools: CoachTools) -> tuple[str, ...]:
     """The coach tools' command-line arguments: the workspace, and the runner chosen
     before turn 1 (not whatever the player's files would now make it)."""
@@ -257,8 +279,9 @@ def _tool_args(tools: CoachTools) -> tuple[str, ...]:
     return args
 
 
-def _turn(setup: _Setup, turn: int) -> TurnRecord:
+def _turn(setup: _Setup, turn: int, step: Callable[[str], None]) -> TurnRecord:
     began = time.monotonic()
+    step(f"turn {turn}: the player ({setup.player.name}) works")
     files, tools = setup.files, setup.tools
     project = tools.project
     files.prepare(turn)
@@ -271,6 +294,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         )
     )
     after = workspace.take_snapshot(project, _IN_WORKSPACE, walk=True)
+    step(f"turn {turn}: running the tests and checking the work")
     read: ReportRead = files.read_report(turn)
     evidence = gather(
         tools,
@@ -297,6 +321,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         tool_args=_tool_args(tools),
     )
     coach = setup.coach
+    step(f"turn {turn}: the coach ({coach.name}) decides")
     coach_began = time.monotonic()
     reply: CoachReply | None = None
     error: str | None = None
