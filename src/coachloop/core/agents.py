@@ -63,7 +63,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         "coachloop.install.claude",
         (
             *("Stop", "SubagentStop", "StopFailure", "UserPromptSubmit"),
-            *("Notification", "SessionStart", "SessionEnd", "PostToolUse"),
+            *("Notification", "SessionStart", "SessionEnd", "PostToolUse", "PreToolUse"),
         ),
     ),
     AgentSpec(
