@@ -12,9 +12,9 @@ the timeline record (text, verdict, decision) when a person reads it.
 `pack(session_id, label, data, now)` turns the record into compact JSON, redacted, and
 compresses it with a small deflate window when it is over `PLAIN_BYTES` (a default zlib
 stream costs more to set up than to fill for a record of a few KB). Redaction is one
-pass of `coachloop.redaction` over the whole serialized record (the texts an agent or a human wrote were redacted
-already, at the supervisor's door; this pass catches secrets anywhere else); when a
-replacement would break the JSON, the record is redacted field by field instead.
+pass of `coachloop.redaction` over the whole serialized record (the texts an agent or a
+human wrote were redacted already, at the supervisor's door; this pass catches secrets
+anywhere else); when a replacement would break the JSON, it is redacted field by field.
 `unpack` reverses it; `export(records, folder)` writes them as the JSON files
 `coachloop show --snapshot` hands to a user. Standard library only (the hook path).
 """
