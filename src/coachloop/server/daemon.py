@@ -125,11 +125,10 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
             thread.start()
             threads.append(thread)
         print(f"coachloop serve: {describe(servers)} (pid {os.getpid()})", file=out, flush=True)
-        if options.http and not options.token and not _loopback(options.host):
+        if options.http and not options.token:
             print(
-                f"coachloop serve: warning: {options.host} is reachable from other machines "
-                "and COACHLOOP_SERVE_TOKEN is not set: anyone who reaches it can post hooks "
-                "and read the dashboard",
+                "coachloop serve: warning: no token: anyone who reaches "
+                f"{options.host} can post hooks and read the dashboard",
                 file=out,
                 flush=True,
             )
