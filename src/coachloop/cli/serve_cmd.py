@@ -28,6 +28,13 @@ import click
 @click.option("--no-socket", is_flag=True, help="Serve only HTTP.")
 @click.option("--no-dashboard", is_flag=True, help="No dashboard at / (hooks and /health only).")
 @click.option(
+    "--body-budget",
+    default=256,
+    show_default=True,
+    type=click.IntRange(1, 1 << 20),
+    help="MiB of request bodies held at once over HTTP; more is answered 503.",
+)
+@click.option(
     "--idle-timeout",
     default=0.0,
     show_default=True,
@@ -41,6 +48,7 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
     no_http: bool,
     no_socket: bool,
     no_dashboard: bool,
+    body_budget: int,
     idle_timeout: float,
 ) -> None:
     """Serve agent hooks from one warm process.
@@ -81,5 +89,6 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
         idle_timeout=max(idle_timeout, 0.0),
         token=token,
         dashboard=not no_dashboard,
+        body_budget=body_budget * 1024 * 1024,
     )
     sys.exit(run(options))
