@@ -14,7 +14,7 @@ then from this process, against the same `coachloop serve`:
 
 Payloads are real Claude Code hooks over many sessions: a prompt, a hedged stop (which
 the offline rules judge continues), an evidenced stop (delivered), and again; every
-reply is checked. Store: the default SQLite file in the project. Targets (issue 4):
+reply is checked. Store: the default SQLite file in the home. Targets (issue 4):
 warm p50 <= 1.5 x bare p50; HTTP p50 < 5 ms.
 
 The bytecode cache is on for the measured processes (PYTHONDONTWRITEBYTECODE is removed):

@@ -164,16 +164,23 @@ def test_the_list_page_and_its_links(store: Store) -> None:
 
 
 def test_snapshots_are_linked_and_shown_redacted(store: Store) -> None:
-    from coachloop import snapshots
+    from coachloop.core.verdict import Verdict
+    from coachloop.snapshot_pack import name
+    from coachloop.supervisor import Supervisor
 
     populate(store, time.time())
-    path = snapshots.save("s-ask", "deliver", {"text": "Which database?", "env": f"KEY={TOKEN}"})
+    ask = Verdict("question", 0.9, "asks", "rules")
+    Supervisor(store).on_stop(StopEvent("s-ask", text=f"Which database? KEY={TOKEN}"), ask)
+    [life] = store.lifecycle("s-ask")  # kept in the store: no file per stop
     dash = in_process(store, TOKEN)
     auth = {"Authorization": f"Bearer {TOKEN}"}
     timeline = html(get(dash, "/session/s-ask", **auth))
-    assert f'href="/session/s-ask/snapshot/{path.name}"' in timeline
-    shown = html(get(dash, f"/session/s-ask/snapshot/{path.name}", **auth))
+    assert f'href="/session/s-ask/snapshot/{name(life)}"' in timeline
+    shown = html(get(dash, f"/session/s-ask/snapshot/{name(life)}", **auth))
     assert "Which database?" in shown and TOKEN not in shown and "[REDACTED]" in shown
+    assert (
+        get(dash, f"/session/s-ask/snapshot/x_{life.event_id}_deliver.json", **auth).status == 404
+    )
     assert get(dash, "/session/s-ask/snapshot/..%2F..%2Fconfig.toml", **auth).status == 404
 
 

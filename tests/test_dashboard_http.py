@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import urlencode
 
 from dashboard_support import (
     TOKEN,
@@ -40,6 +41,8 @@ def test_the_token_gate(serve_factory: Start) -> None:
     assert b"not the token" in request(server, "GET", "/?token=wrong")[2]
     status, headers, _ = request(server, "GET", f"/stats?token={TOKEN}")
     assert status == 303 and headers["location"] == "/stats"
+    filtered = request(server, "GET", f"/?project=%2Fw%2Fshop&token={TOKEN}")[1]
+    assert filtered["location"] == "/?project=%2Fw%2Fshop"  # the filter stays, not the token
     cookie = headers["set-cookie"].split(";")[0]
     assert "HttpOnly" in headers["set-cookie"] and "SameSite=Strict" in headers["set-cookie"]
     assert TOKEN not in cookie
@@ -167,6 +170,20 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
     stored = tmp_path / "home" / "serve.token"
     assert stat.S_IMODE(stored.stat().st_mode) == 0o600
     assert bare.stdout.strip() == f"http://127.0.0.1:9/?token={stored.read_text().strip()}"
+    shop = tmp_path / "shop"
+    (shop / ".git").mkdir(parents=True)
+    (shop / "src").mkdir()
+    filtered = subprocess.run(
+        [COACHLOOP, "dashboard", "--print-url", "--port", "9", "--project", str(shop / "src")],
+        env=no_token,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert filtered.stdout.strip() == (
+        f"http://127.0.0.1:9/?token={stored.read_text().strip()}&"
+        + urlencode({"project": str(shop)})
+    )
     done = subprocess.run(
         [COACHLOOP, "dashboard", "--port", str(port)],
         env=env,

@@ -321,8 +321,7 @@ def test_lone_surrogates_are_replaced_so_every_record_and_snapshot_is_written(
     with store_of(project) as store:
         (entry,) = store.outbox_pending()
         assert entry.text == "Use Postgres ? or SQLite?"
-    snaps = Path(os.environ["COACHLOOP_HOME"]) / "sessions" / "s1"
-    assert [p.name.endswith("_deliver.json") for p in snaps.iterdir()] == [True]
+        assert [life.label for life in store.lifecycle("s1")] == ["deliver"]
 
 
 def test_a_long_reason_is_cut_to_the_hook_output_cap() -> None:

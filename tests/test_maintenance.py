@@ -154,3 +154,27 @@ def test_redis_store_remembers_a_bounded_number_of_projects(
         assert store.get_session("s001").project == "/p1"  # a forgotten one is read again
     finally:
         store.close()
+
+
+def test_lifecycle_records_on_both_backends(store_spec: Any) -> None:
+    from coachloop.core.events import HumanMessage
+    from coachloop.snapshot_pack import unpack
+
+    clock = [time.time() - 3 * 86_400]
+    sup = Supervisor(store_spec.open(), retention_days=1, clock=lambda: clock[0])
+    try:
+        sup.on_stop(StopEvent("a", text="working"), STATUS)  # in the stop's transaction
+        clock[0] = time.time()
+        sup.on_human(HumanMessage("a", "go on"))  # a record of its own
+        sup.on_stop(StopEvent("a", text="Which DB?"), DONE)
+        lives = sup.reads.lifecycle("a")
+        assert [x.label for x in lives] == ["auto_continue", "resume", "complete"]
+        assert [x.event_id for x in lives] == [r.id for r in sup.reads.timeline("a")]
+        assert unpack(lives[2].body)["decision"]["kind"] == "deliver"
+        assert [x.label for x in sup.reads.lifecycle("a", 1)] == ["complete"]
+        assert sup.maintain_all().records == 1  # only the one past the retention
+        assert [x.label for x in sup.reads.lifecycle("a")] == ["resume", "complete"]
+        sup.forget("a")
+        assert sup.reads.lifecycle("a") == []
+    finally:
+        sup.close()

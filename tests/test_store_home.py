@@ -92,3 +92,33 @@ def test_a_broken_registered_store_is_reported_and_the_others_still_read(tmp_pat
     assert res.exit_code == 0
     assert [r["session"] for r in json.loads(res.stdout)["sessions"]] == ["s-home"]
     assert "Warning: the store of" in res.stderr and "not a SQLite database" in res.stderr
+
+
+def test_the_dashboard_shows_every_store_as_one(tmp_path: Path) -> None:
+    from coachloop.dashboard import make_dashboard
+    from coachloop.dashboard.views import Filters
+
+    shared, private = tmp_path / "shared", tmp_path / "private"
+    (shared / ".git").mkdir(parents=True)
+    own_store(private)
+    hook_stop("s-shared", shared)
+    hook_stop("s-private", private)
+    dash = make_dashboard(token=None, port=8787, host="127.0.0.1")
+    try:
+        data = dash.data
+        page = data.sessions(Filters(), offset=0, limit=50)
+        assert sorted(r.session_id for r in page.rows) == ["s-private", "s-shared"]
+        assert page.total == 2 and page.projects == sorted([str(shared), str(private)])
+        only = data.sessions(Filters(project=str(private)), offset=0, limit=50)
+        assert [r.session_id for r in only.rows] == ["s-private"]
+        second = data.sessions(Filters(), offset=1, limit=1)
+        assert [r.session_id for r in second.rows] == [page.rows[1].session_id]
+        timeline = data.timeline("s-private", before=None, limit=10)
+        assert QUESTION in timeline.items[0].text.head
+        assert data.changed(page.newest_id, 100)[1] == []  # nothing new since the page
+        hook_stop("s-private-2", private)  # a new stop in the project's own store
+        mark, ids = data.changed(page.newest_id, 100)
+        assert ids == ["s-private-2"] and data.changed(mark, 100) == (mark, [])
+        assert sum(t.delivered for t in data.counts(7).per_agent) == 3
+    finally:
+        dash.close()

@@ -20,6 +20,9 @@ from typing import Any
 from click.testing import CliRunner
 
 from coachloop.agents.hook import handle
+from coachloop.chat.config import BridgeConfig
+from coachloop.chat.ledger import Ledger, store_key
+from coachloop.chat.routing import Router, open_sources
 from coachloop.chat.telegram import Bridge
 from coachloop.cli import cli
 from coachloop.config import home
@@ -125,6 +128,23 @@ def test_upgrade_merges_every_row_once_and_keeps_the_old_files(tmp_path: Path) -
         sent = sorted(m.text.split("\n\n", 1)[1] for m in api.sent)
     waiting = sorted(o[2] for o in before["outbox"] if o[4] is None)
     assert sent == waiting and len(sent) == 3
+
+
+def test_a_reply_to_a_question_sent_from_an_old_store_finds_its_session(tmp_path: Path) -> None:
+    files = old_layout(tmp_path)
+    cfg = BridgeConfig(state_path=tmp_path / "bridge.db")
+    ledger = Ledger(cfg.ledger_path)  # the old bridge sent s-blog-1's question as message 7
+    ledger.note_message(CHAT, 7, "s-blog-1", store_key(str(files["blog"])))
+    assert CliRunner().invoke(cli, ["upgrade", str(tmp_path / "blog")]).exit_code == 0
+    sources = open_sources(cfg)
+    try:
+        found = Router(cfg, ledger, sources).replied_session(CHAT, 7)
+        assert found is not None and found[0] == "s-blog-1"
+        assert found[1].supervisor.reads.location == str(files["home"])
+    finally:
+        ledger.close()
+        for source in sources:
+            source.supervisor.close()
 
 
 def test_the_first_hook_of_a_project_merges_its_old_store(tmp_path: Path) -> None:

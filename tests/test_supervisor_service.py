@@ -17,6 +17,7 @@ from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
+from coachloop.snapshot_pack import unpack
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Policy, Supervisor, lifecycle
 
@@ -33,8 +34,8 @@ def sup(tmp_path: Path) -> Iterator[Supervisor]:
     s.close()
 
 
-def _labels(root: Path, sid: str) -> list[str]:
-    return [p.stem.split("_", 1)[1] for p in snapshots.list_snapshots(sid, root)]
+def _labels(sup: Supervisor, sid: str) -> list[str]:
+    return [life.label for life in sup.reads.lifecycle(sid, 100)]
 
 
 def test_process_judges_with_the_stored_context(sup: Supervisor) -> None:
@@ -63,8 +64,8 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
     sup.on_stop(StopEvent("s1", text="c"), STATUS)  # cap reached: deliver
     sup.on_stop(StopEvent("s1", text="done", job_id="j2"), DONE)  # complete
     sup.on_stop(StopEvent("s1", text="", kind="StopFailure", error="overloaded"), STATUS)  # error
-    root = tmp_path / "snaps"
-    assert _labels(root, "s1") == [
+    assert not (tmp_path / "snaps").exists()  # records live in the store, not in files
+    assert _labels(sup, "s1") == [
         "resume",
         "auto_continue",
         "drop",
@@ -73,9 +74,11 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
         "complete",
         "error",
     ]
-    last = snapshots.load(snapshots.list_snapshots("s1", root)[-1])
+    life = sup.reads.lifecycle("s1", 1)[0]
+    last = unpack(life.body)
     assert last["decision"]["kind"] == "deliver" and last["state"]["status"] == "failed"
-    assert last["stop"]["error"] == "overloaded" and isinstance(last["event_id"], int)
+    assert last["stop"]["error"] == "overloaded"
+    assert life.event_id == sup.reads.timeline("s1")[-1].id
 
 
 def test_lifecycle_labels() -> None:
@@ -135,21 +138,50 @@ def test_every_door_to_a_session_records_and_snapshots(sup: Supervisor, tmp_path
     assert sup.state("never-seen") is None
     kinds = [r.kind for r in sup.reads.timeline("s2")]
     assert kinds == ["status", "human", "stop", "stop", "alert", "alert", "status", "status"]
-    assert _labels(tmp_path / "snaps", "s2") == [
+    assert _labels(sup, "s2") == [
         *("start", "resume", "drop", "deliver", "notice", "alert", "status", "end")
     ]
 
 
 def test_snapshot_failure_never_loses_the_decision(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    tmp_path: Path, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("x")
-    sup = Supervisor(SQLiteStore(tmp_path / "c.db"), snapshot_root=blocker)
+    from coachloop.supervisor import service
+
+    def broken(*args: object) -> bytes:
+        raise ValueError("cannot pack")
+
+    monkeypatch.setattr(service, "pack", broken)
+    sup = Supervisor(SQLiteStore(tmp_path / "c.db"))
     res = sup.on_stop(StopEvent("s1", text="working"), STATUS)
     assert res.decision.kind == "continue"
-    assert sup.reads.get_session("s1").continues == 1
-    assert "could not save" in caplog.text
+    sup.on_human(HumanMessage("s1", "go on"))
+    assert sup.reads.get_session("s1").continues == 0
+    assert caplog.text.count("could not save") == 2 and sup.reads.lifecycle("s1") == []
+    sup.close()
+
+
+def test_lifecycle_records_are_redacted_retained_and_exported(tmp_path: Path) -> None:
+    from coachloop.snapshot_pack import export
+
+    clock = [time.time()]
+    sup = Supervisor(SQLiteStore(tmp_path / "c.db"), retention_days=1, clock=lambda: clock[0])
+    secret = "sk-ant-" + "x" * 30
+    sup.on_stop(StopEvent("s1", text=f"export KEY={secret}", cwd="/w"), STATUS)
+    clock[0] += 2 * 86_400
+    sup.on_stop(StopEvent("s1", text="Which DB?"), ASK)
+    lives = sup.reads.lifecycle("s1")
+    assert [life.label for life in lives] == ["auto_continue", "deliver"]
+    first = unpack(lives[0].body)
+    assert secret not in json.dumps(first) and first["stop"]["cwd"] == "/w"
+    files = export(lives, tmp_path / "out")
+    assert [p.name.split("_", 1)[1] for p in files] == [
+        f"{lives[0].event_id}_auto_continue.json",
+        f"{lives[1].event_id}_deliver.json",
+    ]
+    assert json.loads(files[1].read_text())["decision"]["kind"] == "deliver"
+    done = sup.maintain_all()  # retention: a bounded delete by time
+    assert done.records == 1 and [x.label for x in sup.reads.lifecycle("s1")] == ["deliver"]
     sup.close()
 
 

@@ -1,4 +1,8 @@
-"""Session snapshots: one JSON file per lifecycle event, redacted, with a retention that runs.
+"""Snapshot files: the format older versions wrote per event, and its retention.
+
+Lifecycle records now live in the store (`coachloop.snapshot_pack`: packed and redacted
+once, exported as files on demand); this module keeps the file format, whose old files
+`cleanup` still ages out:
 
 Layout: `$COACHLOOP_HOME/sessions/<session>/<UTC time with microseconds>_<event>.json`,
 events "resume", "auto_continue", "deliver", "error", "complete". A file is written to a

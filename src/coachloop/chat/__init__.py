@@ -9,7 +9,7 @@ back to sessions (`handlers`, `routing`, `turns`). Modules:
 - `split` / `render`: Telegram HTML parts under 4096 characters, documents for long text;
 - `ledger`: the bridge's own SQLite (send progress, message ids -> sessions);
 - `ratelimit`: per-chat spacing and 429 handling for python-telegram-bot;
-- `agent`: the `Agent` seam to the headless runner.
+- `agent`: the `ChatAgent` seam to the headless runner.
 
 Only `telegram`, `handlers` and `ratelimit` import python-telegram-bot (the `telegram`
 extra); the rest, and the console channel, need nothing beyond coachloop itself.

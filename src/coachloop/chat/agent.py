@@ -1,6 +1,6 @@
 """The seam between the bridge and the agent it resumes: one headless turn.
 
-`Agent.run_turn(project_dir, prompt, resume, supervisor)` runs one turn of the agent in
+`ChatAgent.run_turn(project_dir, prompt, resume, supervisor)` runs one turn of the agent in
 `project_dir` (resuming session `resume`, or starting a new session when None) and
 returns when the turn is over, with at least the session id. The turn's stops are judged
 by the agent's hooks like any other; the bridge only starts turns. `supervisor` is the
@@ -35,7 +35,7 @@ class TurnOutcome(Protocol):
     def is_error(self) -> bool: ...
 
 
-class Agent(Protocol):
+class ChatAgent(Protocol):
     """Runs one agent turn; blocking (the bridge calls it in a worker thread)."""
 
     def run_turn(

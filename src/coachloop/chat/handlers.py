@@ -36,7 +36,7 @@ from telegram.ext import (
 )
 
 from coachloop.chat import commands
-from coachloop.chat.agent import Agent, TurnOutcome
+from coachloop.chat.agent import ChatAgent, TurnOutcome
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
 from coachloop.chat.security import AllowList
@@ -53,7 +53,9 @@ Context = ContextTypes.DEFAULT_TYPE
 class ChatHandlers:
     """The bridge's update handlers (see the module docstring)."""
 
-    def __init__(self, router: Router, agent: Agent, allow: AllowList, wake: asyncio.Event) -> None:
+    def __init__(
+        self, router: Router, agent: ChatAgent, allow: AllowList, wake: asyncio.Event
+    ) -> None:
         self.router = router
         self.allow = allow
         self.wake = wake

@@ -135,11 +135,15 @@ class Router:
         return None
 
     def replied_session(self, chat_id: int, message_id: int) -> tuple[str, Source] | None:
-        """The session a reply to `message_id` in `chat_id` is for, if the bridge sent it."""
+        """The session a reply to `message_id` in `chat_id` is for, if the bridge sent it.
+        A message sent from a store that is no longer open (a project's old store, merged
+        into the home by `coachloop.store.upgrade`) is for the session wherever it is now."""
         found = self.ledger.session_of(chat_id, message_id)
         if found is None:
             return None
         src = self._by_key.get(found[1])
+        if src is None:
+            src = next((s for s in self.sources if s.state(found[0]) is not None), None)
         return None if src is None else (found[0], src)
 
     def sessions(self, chat_id: int) -> list[tuple[SessionState, Source]]:

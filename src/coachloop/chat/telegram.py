@@ -27,7 +27,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, InvalidToken, RetryAfter
 from telegram.ext import Application, ApplicationBuilder, ExtBot
 
-from coachloop.chat.agent import Agent
+from coachloop.chat.agent import ChatAgent
 from coachloop.chat.config import BridgeConfig
 from coachloop.chat.handlers import ChatHandlers
 from coachloop.chat.ledger import Ledger
@@ -131,7 +131,7 @@ class Bridge:
     def __init__(
         self,
         config: BridgeConfig,
-        agent: Agent,
+        agent: ChatAgent,
         *,
         sources: list[Source] | None = None,
         store: str | None = None,

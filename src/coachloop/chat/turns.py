@@ -3,7 +3,7 @@
 Polling must never wait for an agent: `Turns.submit` schedules the turn and returns at
 once. Turns of one session run one after another (an agent session cannot be resumed
 twice at the same time); turns of different sessions run in parallel, in worker threads
-(`Agent.run_turn` blocks). `stop(session)` drops the session's queued turns; a turn
+(`ChatAgent.run_turn` blocks). `stop(session)` drops the session's queued turns; a turn
 already running finishes (the agent's own hooks decide what happens at its stops).
 When a turn ends, `on_done(request, outcome, error)` runs on the event loop.
 """
@@ -18,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
-from coachloop.chat.agent import Agent, TurnOutcome
+from coachloop.chat.agent import ChatAgent, TurnOutcome
 from coachloop.redaction import redact
 from coachloop.supervisor import Supervisor
 
@@ -45,7 +45,7 @@ OnDone = Callable[[TurnRequest, TurnOutcome | None, BaseException | None], Await
 class Turns:
     """Background turns with per-session ordering (see the module docstring)."""
 
-    def __init__(self, agent: Agent, on_done: OnDone, *, workers: int = 4) -> None:
+    def __init__(self, agent: ChatAgent, on_done: OnDone, *, workers: int = 4) -> None:
         self.agent = agent
         self.on_done = on_done
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="coachloop-turn")

@@ -171,7 +171,13 @@ def bench(  # noqa: PLR0917 - click passes every option
     name = cli_settings(judge_name).judge
     judge = build_judge(judge_name)
     try:
-        reports = [run_file(path, judge) for path in paths]
+        from coachloop.cli.render import progress
+
+        reports = []
+        with progress("judging") as step:
+            for path in paths:
+                step(f"judging {path.name}")
+                reports.append(run_file(path, judge))
     except BenchDataError as exc:
         fail(str(exc))
     except BenchRunError as exc:

@@ -5,7 +5,10 @@ If no coachloop server answers on HOST:PORT, one is started in the background
 an open dashboard page keeps it alive), then the browser (`$BROWSER`, else the system's)
 opens the login URL: `/?token=…` with the server's token (`coachloop.server.token`:
 `COACHLOOP_SERVE_TOKEN`, else `$COACHLOOP_HOME/serve.token`), which sets a cookie and
-redirects to `/`. `--print-url` prints that URL and starts and opens nothing.
+redirects to `/` (`--project DIR`: `/?project=DIR`, the list filtered to it).
+`--print-url` prints that URL and starts and opens nothing. The server shows every
+store: the home's, where every project's sessions are by default, and the projects' own
+(`coachloop.store.registry`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from pathlib import Path
+from urllib.parse import urlencode
 
 import click
 
@@ -69,6 +74,12 @@ def _start(host: str, port: int, idle_timeout: float) -> int:
 
 
 @click.command("dashboard")
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Open the list filtered to this project's sessions.",
+)
 @click.option("--host", default="127.0.0.1", show_default=True, help="The server's address.")
 @click.option("--port", default=8787, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--print-url", is_flag=True, help="Print the login URL; start and open nothing.")
@@ -80,7 +91,15 @@ def _start(host: str, port: int, idle_timeout: float) -> int:
     type=float,
     help="A server started here exits after this many seconds without a request.",
 )
-def dashboard(host: str, port: int, print_url: bool, no_browser: bool, idle_timeout: float) -> None:
+def dashboard(
+    *,
+    host: str,
+    port: int,
+    print_url: bool,
+    no_browser: bool,
+    idle_timeout: float,
+    project: Path | None,
+) -> None:
     """Open the live dashboard (every supervised session) in the browser."""
     from coachloop.dashboard import INSTALL_HINT, available
     from coachloop.dashboard.auth import login_url
@@ -91,6 +110,12 @@ def dashboard(host: str, port: int, print_url: bool, no_browser: bool, idle_time
     except (TokenError, OSError) as exc:
         raise click.ClickException(str(exc)) from None
     url = login_url(host, port, token)
+    if project is not None:  # the list filtered to the project as the hooks record it
+        from coachloop.agents.dispatch import project_root
+
+        folder = project.expanduser().resolve()
+        shown = str(project_root(str(folder)) or folder)
+        url += ("&" if "?" in url else "?") + urlencode({"project": shown})
     if print_url:
         click.echo(url)
         return

@@ -118,6 +118,7 @@ def demo(offline: bool, keep: bool, timeout: float) -> None:
 def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
     from coachloop.agents.demo import PROMPT, run_demo
     from coachloop.agents.turn import TurnError
+    from coachloop.cli.render import emit, progress
 
     say = click.echo
     say(
@@ -125,20 +126,24 @@ def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
             "coachloop demo: a real Claude Code session, supervised at every stop", bold=True
         )
     )
-    say(f"  Claude Code  {claude}")
-    say("  model        coachloop.testing.ScriptedModel (local, scripted; no network, no key)")
-    say(f"  project      {workdir / 'project'}  (calc.py: add() subtracts; test_calc.py)")
-    say("  our hooks    .claude/settings.json -> coachloop hook claude-code")
-    say(f"  prompt       {PROMPT}")
-    say("")
+    emit(
+        [
+            f"  claude     {claude}",
+            "  model      coachloop.testing.ScriptedModel (local, scripted; no network, no key)",
+            f"  project    {workdir / 'project'} (calc.py: add() subtracts; test_calc.py)",
+            "  hooks      .claude/settings.json -> coachloop hook claude-code",
+            f"  prompt     {PROMPT}",
+            "",
+        ]
+    )
     try:
-        run = run_demo(workdir, timeout=timeout)
+        with progress("Claude Code is working, supervised by coachloop's hooks"):
+            run = run_demo(workdir, timeout=timeout)
     except TurnError as exc:
         say(f"Error: the Claude Code session failed: {exc}", err=True)
         return False
     say(click.style("The session", bold=True))
-    for line in narrate(run.judged.turn.events):
-        say(line)
+    emit(narrate(run.judged.turn.events))
     say("")
     say(click.style("The timeline (coachloop show)", bold=True))
     _show(run)
@@ -177,24 +182,25 @@ def _check(run: DemoRun) -> bool:
         problems.append(f"expected one coaching, got {len(turn.hook_blocks)}")
     if decision.kind != "deliver" or run.judged.verdict.type != "completion":
         problems.append(f"the final stop was {decision.kind} ({run.judged.verdict.type})")
+    from coachloop.cli.render import emit
+
     say = click.echo
-    say("")
     outbox = _outbox(run)
-    say(f"The outbox (what a chat bridge sends the human) holds {len(outbox)} message(s):")
-    for entry in outbox:
-        say(f"  [{entry.kind}] {_clip(entry.text, 160).splitlines()[0]} …")
+    lines = ["", f"The outbox (what a chat bridge sends the human) holds {len(outbox)} message(s):"]
+    lines += [f"  [{e.kind}] {_clip(e.text, 160).splitlines()[0]} …" for e in outbox]
     if carried:
-        say(
+        lines.append(
             f"The coaching reached the model: model request {carried[0]} of "
             f'{len(run.requests)} carried it (as "Stop hook feedback").'
         )
-    for problem in problems:
-        say(click.style(f"Unexpected: {problem}.", fg="red"), err=True)
     if not problems:
-        say(
+        lines.append(
             "The hedge was sent back with specific coaching, the agent ran the tests, "
             "and its evidenced completion was delivered."
         )
+    emit(lines)
+    for problem in problems:
+        say(click.style(f"Unexpected: {problem}.", fg="red"), err=True)
     return not problems
 
 

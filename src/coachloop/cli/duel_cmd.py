@@ -20,8 +20,10 @@ __all__ = ["duel"]
     "--player",
     default="claude-code",
     show_default=True,
-    help="claude-code, or a command line run in the project each turn (see COACHLOOP_* "
-    "variables in the docs).",
+    help="claude-code, or a command line run in the workspace each turn; it gets "
+    "COACHLOOP_TURN, COACHLOOP_TASK_ID, COACHLOOP_REQUIREMENTS, COACHLOOP_FEEDBACK (the "
+    "last decision.json, if any), COACHLOOP_REPORT (where to write report.json) and "
+    "COACHLOOP_REPORT_SCHEMA.",
 )
 @click.option(
     "--coach",
@@ -115,20 +117,29 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
         test_timeout=test_timeout,
         coverage=not no_coverage,
     )
-    progress = Console(stderr=True)
+    from coachloop.cli.render import emit, progress
 
     def on_turn(record: TurnRecord) -> None:
-        if not as_json:
-            d = record.decision
-            blocking = [f for f in record.evidence.findings() if f.blocking]
-            found = f", {len(blocking)} integrity/reach finding(s)" if blocking else ""
-            progress.print(
-                f"turn {record.turn}: tests {record.evidence.tests.status}{found}, "
-                f"{d.decision} ({d.level}) in {record.seconds:.1f}s"
-            )
+        if as_json:
+            return
+        d = record.decision
+        blocking = [f for f in record.evidence.findings() if f.blocking]
+        found = f", {len(blocking)} integrity/reach finding(s)" if blocking else ""
+        lines = [
+            f"turn {record.turn}: tests {record.evidence.tests.status}{found} -> "
+            f"{d.decision} ({d.level}) in {record.seconds:.1f}s"
+        ]
+        if d.items:  # the coach's first point, as it happens
+            lines.append(f"  coach: {d.items[0].issue.splitlines()[0]}")
+        elif d.rationale:
+            lines.append(f"  coach: {d.rationale.splitlines()[0]}")
+        if record.player.error:
+            lines.append(f"  player: {record.player.error.splitlines()[0]}")
+        emit(lines, err=True)
 
     try:
-        result = run_duel(config, chosen_player, chosen_coach, on_turn=on_turn)
+        with progress("duel: preparing the workspace and the baseline") as step:
+            result = run_duel(config, chosen_player, chosen_coach, on_turn=on_turn, on_step=step)
     except ValueError as exc:
         fail(str(exc))
         return

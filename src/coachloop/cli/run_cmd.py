@@ -121,7 +121,11 @@ def run(
     kind = ClaudeAgentSDK if sdk else ClaudeCode
     agent: Agent = kind(directory, allowed_tools=tools, timeout=timeout)
     try:
-        judged = SupervisedRunner(agent, directory).run(text, resume=resume)
+        from coachloop.cli.render import progress
+
+        how = "the Claude Agent SDK" if sdk else "Claude Code"
+        with progress(f"{how} is working on the prompt in {directory.resolve()}"):
+            judged = SupervisedRunner(agent, directory).run(text, resume=resume)
     except (ClaudeNotFound, TurnError) as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(2)

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
 __all__ = ["sessions", "show"]
 
 _PREVIEW = 240
+SESSIONS_SHOWN = 20  # rows of `sessions` by default: a screen
+EVENTS_SHOWN = 100  # events of `show` by default (text)
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -85,10 +87,9 @@ def _holder(stores: list[Store], session_id: str) -> Store | None:
 
 
 def _within(value: str, project: Path) -> bool:
-    if not value:
-        return False
-    path = Path(value)
-    return path == project or project in path.parents
+    from coachloop.cli.pages import within
+
+    return within(value, project)
 
 
 def _cap(project: Path | None) -> int:
@@ -118,26 +119,11 @@ def _row(state: SessionState, cap: int, now: float) -> dict[str, Any]:
 
 def _print_table(rows: list[dict[str, Any]]) -> None:
     from rich.console import Console
-    from rich.table import Table
 
-    table = Table(title=f"coachloop sessions ({len(rows)})")
-    table.add_column("session", overflow="fold", min_width=12)
-    for col in ("agent", "project", "status", "continues", "last verdict", "age", "idle"):
-        table.add_column(col, no_wrap=col != "project", overflow="fold")
-    for r in rows:
-        status = r["status"] + (f" [{','.join(r['flags'])}]" if r["flags"] else "")
-        table.add_row(
-            r["session"],
-            r["agent"],
-            r["project"] or "-",
-            status,
-            f"{r['continues']}/{r['cap']}",
-            r["last_verdict"] or "-",
-            _age(r["age_seconds"]),
-            _age(r["idle_seconds"]),
-        )
-    width = None if sys.stdout.isatty() else 160  # pipes get full rows, not 80 columns
-    Console(highlight=False, markup=False, emoji=False, width=width).print(table)
+    from coachloop.cli.render import sessions_table
+
+    # a terminal gets its width and colour; a pipe gets 80 plain columns
+    Console(highlight=False, emoji=False).print(sessions_table(rows, _age))
 
 
 @click.command("sessions")
@@ -151,10 +137,25 @@ def _print_table(rows: list[dict[str, Any]]) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of a table.")
 @click.option("--watchdog", is_flag=True, help="Run the watchdog first (flags and alerts).")
 @click.option("--cleanup", is_flag=True, help="Remove old snapshots and stale sessions first.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=0),
+    default=SESSIONS_SHOWN,
+    show_default=True,
+    help="The newest N sessions (0: all of them).",
+)
 def sessions(
-    project: Path | None, target: str | None, as_json: bool, watchdog: bool, cleanup: bool
+    *,
+    project: Path | None,
+    target: str | None,
+    as_json: bool,
+    watchdog: bool,
+    cleanup: bool,
+    limit: int,
 ) -> None:
-    """List sessions: agent, project, status, auto-continues used, last verdict, age."""
+    """List sessions, newest first: agent, project, status, auto-continues used, last
+    verdict, age. Reads one page per store on an index, whatever the store's size."""
+    from coachloop.cli.pages import newest
     from coachloop.store import StoreError
 
     proj = project.expanduser().resolve() if project else None
@@ -169,7 +170,7 @@ def sessions(
                 found = _maintain(store, proj, watchdog=watchdog, cleanup=cleanup, now=now)
                 _add(extra, found)
                 cleanup = False  # snapshots are the home's: cleaned once
-            states.extend(store.list_sessions())
+            states.extend(newest(store, proj, limit + 1 if limit else 0))
     except StoreError as exc:
         _fail(str(exc))
     finally:
@@ -177,8 +178,9 @@ def sessions(
             store.close()
     if proj is not None:
         states = [s for s in states if _within(s.project, proj) or _within(s.cwd, proj)]
-    states.sort(key=lambda s: s.updated_at, reverse=True)
-    rows = [_row(s, cap, now) for s in states]
+    states.sort(key=lambda s: (s.updated_at, s.session_id), reverse=True)
+    more = bool(limit) and len(states) > limit
+    rows = [_row(s, cap, now) for s in (states[:limit] if limit else states)]
     messages = extra.pop("messages", [])
     if as_json:
         click.echo(json.dumps({"sessions": rows, **extra}, indent=2))
@@ -189,6 +191,8 @@ def sessions(
         click.echo("No sessions recorded yet.")
         return
     _print_table(rows)
+    if more:
+        click.echo(f"(the newest {limit} shown; --limit N for more, --limit 0 for all)")
 
 
 def _add(total: dict[str, Any], part: dict[str, Any]) -> None:
@@ -269,12 +273,6 @@ def _event_lines(e: EventRecord, full: bool) -> list[str]:
     return lines
 
 
-def _say(line: str) -> None:
-    from coachloop.redaction import shown
-
-    click.echo(shown(line))
-
-
 @click.command("show")
 @click.argument("session_id")
 @click.option(
@@ -286,7 +284,20 @@ def _say(line: str) -> None:
 @click.option("--store", "target", default=None, help="SQLite file or redis:// URL to read.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
 @click.option("--full", is_flag=True, help="Do not shorten long texts.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, help="Only the last N events.")
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    help=f"Only the last N events (text: {EVENTS_SHOWN} unless --all).",
+)
+@click.option("--all", "show_all", is_flag=True, help="Every event, however long the timeline.")
+@click.option(
+    "--snapshot",
+    "snapshot_dir",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Also write the session's lifecycle records (redacted JSON) into this folder.",
+)
 def show(
     session_id: str,
     *,
@@ -295,8 +306,11 @@ def show(
     as_json: bool,
     full: bool,
     limit: int | None,
+    show_all: bool,
+    snapshot_dir: Path | None,
 ) -> None:
-    """The timeline of one session: every stop with its verdict, decision and coaching."""
+    """The timeline of one session: every stop with its verdict, decision and coaching
+    (a long one is paged: the last events, and how to see more)."""
     from coachloop.store import StoreError
     from coachloop.store.records import job_summaries
 
@@ -317,13 +331,23 @@ def show(
             session_id = resolve(session_id, owner, where=where)
             store = owner[session_id]
         state = store.get_session(session_id)
-        events = store.timeline(session_id, limit)
+        if limit is None and not as_json and not show_all:
+            limit = EVENTS_SHOWN
+        events = store.timeline(session_id, limit + 1 if limit else None)
+        older = bool(limit) and len(events) > (limit or 0)
+        events = events[1:] if older else events
+        lives = store.lifecycle(session_id, 1_000_000) if snapshot_dir is not None else []
         jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
     except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
     finally:
         for store in stores:
             store.close()
+    if snapshot_dir is not None:
+        from coachloop.snapshot_pack import export
+
+        written = export(lives, snapshot_dir)
+        click.echo(f"Wrote {len(written)} lifecycle record(s) to {snapshot_dir}", err=as_json)
     from coachloop.redaction import redact_value
 
     if as_json:
@@ -334,18 +358,24 @@ def show(
         }
         click.echo(json.dumps(redact_value(payload), indent=2))
         return
+    from coachloop.cli.render import emit
+
     ctx = state.context
-    say = _say  # stored texts may predate redaction; agents' texts may hold escapes
-    say(f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})")
-    say(
-        f"status {state.status}, auto-continues {state.continues} since the last human message, "
-        f"{state.stops} stops, last verdict {state.last_verdict or '-'}"
-    )
+    from coachloop.redaction import shown
+
+    # stored texts may predate redaction; agents' texts may hold terminal escapes
+    head = [
+        f"Session {state.session_id} ({state.agent or 'agent'}, {state.project or '-'})",
+        f"status {state.status}, auto-continues {state.continues} since the last human "
+        f"message, {state.stops} stops, last verdict {state.last_verdict or '-'}",
+    ]
     if ctx.skill or ctx.plan_file:
-        say(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
+        head.append(f"skill {ctx.skill or '-'}, plan {ctx.plan_file or '-'}")
     if state.flags:
-        say(f"watchdog flags: {', '.join(state.flags)}")
-    say("")
+        head.append(f"watchdog flags: {', '.join(state.flags)}")
+    head.append("")
+    if older:
+        head.append(f"(older events not shown: the last {limit}; --limit N or --all for more)")
+    emit([shown(line) for line in head])
     for e in events:
-        for line in _event_lines(e, full):
-            say(line)
+        emit([shown(line) for line in _event_lines(e, full)])

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote, unquote, urlencode
 
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup, escape
@@ -204,11 +204,14 @@ class Dashboard:
     # --- the gate -----------------------------------------------------------------------
 
     def _token_login(self, request: Request, token: str) -> Response:
+        # The token leaves the address; the rest of the query (filters) stays.
+        rest = {k: v for k, v in request.query.items() if k != "token"}
+        target = request.path + (f"?{urlencode(rest, doseq=True)}" if rest else "")
         if self.gate.token is None:
-            return redirect(request.path)
+            return redirect(target)
         if not self.gate.valid(token):
             return self.page("login.html", 401, next=request.path, error=True)
-        return redirect(request.path, self.gate.set_cookie())
+        return redirect(target, self.gate.set_cookie())
 
     def _login(self, request: Request) -> Response:
         if request.path == "/logout":
@@ -255,16 +258,9 @@ class Dashboard:
         return self.page("stats.html", counts=self.data.counts(days), days=days)
 
     def _snapshot(self, session_id: str, name: str) -> Response:
-        from coachloop import snapshots
-        from coachloop.redaction import redact_value
-
-        matches = [p for p in snapshots.list_snapshots(session_id) if p.name == name]
-        if not matches:
+        body = self.data.snapshot(session_id, name)
+        if body is None:
             return self.page("error.html", 404, message=f"no snapshot {name!r}")
-        try:
-            body = redact_value(snapshots.load(matches[0]))
-        except snapshots.SnapshotError as exc:
-            return self.page("error.html", 404, message=str(exc))
         redact = self.data.redact
         shown = redact(json.dumps(body, indent=2, ensure_ascii=False, default=str))
         return self.page("snapshot.html", session_id=session_id, name=name, body=shown)

@@ -40,8 +40,12 @@ from coachloop.dashboard.views import (
     TimelineItem,
     TimelinePage,
 )
+from coachloop.snapshot_pack import name as record_name
+from coachloop.snapshot_pack import unpack
 from coachloop.store import Store, StoreError, UnknownSession
+from coachloop.store.records import Life
 
+SNAPSHOTS_SHOWN = 50  # lifecycle records linked from a session's page (the newest)
 CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
 _LAST_STOP = (
     "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
@@ -75,6 +79,7 @@ class DashboardData(Protocol):
     def mark(self) -> int: ...
     def changed(self, since: int, limit: int) -> tuple[int, list[str]]: ...
     def counts(self, days: int) -> Counts: ...
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None: ...
     def close(self) -> None: ...
 
 
@@ -212,7 +217,27 @@ class SQLiteData:
                 0
             ]
         )
-        return header(rows[0], state, self.redact)
+        lives = db.execute(
+            "SELECT label, saved_at, event_id FROM lifecycle WHERE session_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (session_id, SNAPSHOTS_SHOWN),
+        ).fetchall()
+        names = [record_name(Life(lb, b"", at, eid)) for lb, at, eid in reversed(lives)]
+        return header(rows[0], state, self.redact, names)
+
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
+        """The lifecycle record of that name (its event id picks the rows), or None."""
+        parts = name.split("_")
+        if len(parts) < 3 or not parts[1].isdigit():
+            return None
+        with self._db() as db:
+            if db is None:
+                return None
+            rows = db.execute(
+                "SELECT label, body, saved_at FROM lifecycle WHERE session_id = ? AND event_id = ?",
+                (session_id, int(parts[1])),
+            ).fetchall()
+        return found_snapshot([Life(r[0], bytes(r[1]), r[2], int(parts[1])) for r in rows], name)
 
     def _items(
         self, db: sqlite3.Connection, session_id: str, sql: str, args: list[Any]
@@ -300,15 +325,22 @@ class SQLiteData:
             self.owner.close()
 
 
-def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionHeader:
-    """The top of a session's page from its row and stored state."""
-    from coachloop import snapshots
+def found_snapshot(lives: Sequence[Life], name: str) -> dict[str, Any] | None:
+    """The record among `lives` called `name`, unpacked (with its event id), or None."""
+    for life in lives:
+        if record_name(life) == name:
+            try:
+                return {**unpack(life.body), "event_id": life.event_id}
+            except ValueError:
+                return None
+    return None
 
+
+def header(
+    row: SessionRow, state: dict[str, Any], redact: Redactor, snaps: Sequence[str] = ()
+) -> SessionHeader:
+    """The top of a session's page from its row, stored state and lifecycle record names."""
     ctx = state.get("context") or {}
-    try:
-        snaps = [p.name for p in snapshots.list_snapshots(row.session_id)]
-    except (OSError, ValueError):
-        snaps = []
     return SessionHeader(
         row=row,
         cwd=redact(str(state.get("cwd") or "")),
@@ -316,7 +348,7 @@ def header(row: SessionRow, state: dict[str, Any], redact: Redactor) -> SessionH
         skill=redact(str(ctx.get("skill") or "")),
         plan_file=redact(str(ctx.get("plan_file") or "")),
         last_error=redact(str(state.get("last_error") or "")),
-        snapshots=snaps[-50:],
+        snapshots=list(snaps)[-SNAPSHOTS_SHOWN:],
     )
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import time
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.dashboard.build import Redactor, session_row, timeline_item
-from coachloop.dashboard.data import Caps, header, matches
+from coachloop.dashboard.data import SNAPSHOTS_SHOWN, Caps, found_snapshot, header, matches
 from coachloop.dashboard.stats import Key, count_stops, day_of, summarise, utc_offset
 from coachloop.dashboard.views import (
     Counts,
@@ -24,6 +25,7 @@ from coachloop.dashboard.views import (
     TimelineItem,
     TimelinePage,
 )
+from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, UnknownSession
 
 LAST_STOP_WINDOW = 20  # records read back to find a session's last stop
@@ -115,7 +117,9 @@ class StoreData:
         pending = self._pending(session_id)
         items = [self._item(r, pending) for r in newer_first[:limit]]
         older = items[-1].id if len(newer_first) > limit else None
-        head = header(self._row(state), state.to_dict(), self.redact)
+        lives = self.store.lifecycle(session_id, SNAPSHOTS_SHOWN)
+        names = [record_name(life) for life in lives]
+        head = header(self._row(state), state.to_dict(), self.redact, names)
         return TimelinePage(head, items, older, self._mark([state]))
 
     def items_after(self, session_id: str, after: int, limit: int) -> list[TimelineItem]:
@@ -162,6 +166,9 @@ class StoreData:
             count_stops(acc, stops, offset, first)
         per_day, per_agent = summarise(acc, first, today)
         return Counts(days, per_day, per_agent)
+
+    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
+        return found_snapshot(self.store.lifecycle(session_id, 10_000), name)
 
     def close(self) -> None:
         self.store.close()

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import shlex
 import sys
-import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -27,15 +26,15 @@ from coachloop.duel.decision import DecisionError, answer_schema, parse_answer
 from coachloop.duel.instructions import COACH_INSTRUCTIONS, coach_prompt, retry_prompt
 
 if TYPE_CHECKING:
-    from coachloop.duel.evidence import Evidence
+    from coachloop.duel.evidence import TurnEvidence
     from coachloop.judge.providers import Model
 
 __all__ = [
     "ClaudeCodeCoach",
-    "Coach",
     "CoachContext",
     "CoachError",
     "CoachReply",
+    "DuelCoach",
     "LLMCoach",
     "RulesCoach",
     "make_coach",
@@ -59,7 +58,7 @@ class CoachContext:
     task_id: str
     project: Path
     requirements: str
-    evidence: Evidence
+    evidence: TurnEvidence
     tool_args: tuple[str, ...] = ()  # extra args for `python -m coachloop.duel.tools`
 
 
@@ -74,7 +73,7 @@ class CoachReply:
     tokens_estimated: bool = False
 
 
-class Coach(Protocol):
+class DuelCoach(Protocol):
     @property
     def name(self) -> str: ...
 
@@ -138,29 +137,27 @@ class LLMCoach:
         return self.model.name
 
     def decide(self, context: CoachContext) -> CoachReply:
-        from coachloop.judge.providers import ModelError, Turn
+        from coachloop.judge.providers import ModelError
+        from coachloop.judge.providers.structured import ask
 
         prompt = coach_prompt(
             context.requirements, context.evidence, context.turn, context.max_turns
         )
-        schema = answer_schema()
-        turns = [Turn("user", prompt)]
-        deadline = time.monotonic() + self.timeout
         try:
-            raw = self.model.complete(COACH_INSTRUCTIONS, turns, schema, self.timeout)
-            attempts = 1
-            try:
-                parse_answer(raw)
-            except DecisionError as exc:
-                remaining = deadline - time.monotonic()
-                if remaining > 0:
-                    turns += [Turn("assistant", raw), Turn("user", retry_prompt(str(exc)))]
-                    raw = self.model.complete(COACH_INSTRUCTIONS, turns, schema, remaining)
-                    attempts = 2
+            asked = ask(
+                self.model,
+                COACH_INSTRUCTIONS,
+                prompt,
+                answer_schema(),
+                parse_answer,
+                retry=retry_prompt,
+                invalid=DecisionError,
+                timeout=self.timeout,
+            )
         except ModelError as exc:
             raise CoachError(f"{self.model.name}: {exc}") from exc
-        spent = _estimate(COACH_INSTRUCTIONS, *(t.text for t in turns), raw)
-        return CoachReply(raw, tokens=spent, attempts=attempts, tokens_estimated=True)
+        spent = _estimate(COACH_INSTRUCTIONS, *(t.text for t in asked.turns), asked.raw)
+        return CoachReply(asked.raw, tokens=spent, attempts=asked.attempts, tokens_estimated=True)
 
 
 class ClaudeCodeCoach:
@@ -222,7 +219,7 @@ class ClaudeCodeCoach:
         return CoachReply(raw, tokens=tokens or None, cost_usd=cost or None, attempts=attempts)
 
 
-def make_coach(spec: str, project: Path | None = None, *, timeout: float = 120.0) -> Coach:
+def make_coach(spec: str, project: Path | None = None, *, timeout: float = 120.0) -> DuelCoach:
     """The coach for `spec`: rules | claude-code | anthropic[:MODEL] | openai[:MODEL].
 
     Raises `CoachError` when the model cannot be used (no key, SDK missing).

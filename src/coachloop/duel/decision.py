@@ -9,14 +9,12 @@
   with a message fit to show the coach on a retry.
 - `enforce` is where approval is decided in code: an approval meets the evidence's
   blocking findings (failed, absent or timed-out tests; a report that contradicts the
-  repository) and becomes feedback naming them. The result is a `Decision`, the only
+  repository) and becomes feedback naming them. The result is a `CoachDecision`, the only
   thing ever written to decision.json (by the orchestrator).
 """
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, Literal
 
@@ -33,7 +31,7 @@ from coachloop.duel import schemas
 
 __all__ = [
     "CoachAnswer",
-    "Decision",
+    "CoachDecision",
     "DecisionError",
     "FeedbackItem",
     "answer_schema",
@@ -98,7 +96,7 @@ class CoachAnswer(BaseModel):
         return self.severity or "minor"
 
 
-class Decision(CoachAnswer):
+class CoachDecision(CoachAnswer):
     """The validated, enforced decision written to coordination/coach/turn_N/decision.json."""
 
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -120,28 +118,15 @@ class DecisionError(ValueError):
     """A coach answer that is not a valid decision; `str()` explains it for a retry."""
 
 
-_FENCE = re.compile(r"```(?:json)?\s*\n(.*?)\n```", re.DOTALL)
-
-
 def _decode(raw: str) -> Any:
-    text = raw.strip()
-    if not text:
+    from coachloop.judge.providers.structured import find_object
+
+    if not raw.strip():
         raise DecisionError("the answer is empty: no decision")
-    candidates = [text, *reversed(_FENCE.findall(text))]
-    start = text.rfind('{"decision"')
-    if start < 0:
-        start = text.find("{")
-    if start >= 0:
-        candidates.append(text[start:])
-    decoder = json.JSONDecoder()
-    for candidate in candidates:
-        try:
-            value, _ = decoder.raw_decode(candidate.strip())
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    raise DecisionError("the answer holds no JSON object with a decision")
+    found = find_object(raw, "decision")
+    if found is None:
+        raise DecisionError("the answer holds no JSON object with a decision")
+    return found
 
 
 def parse_answer(raw: str | Mapping[str, Any]) -> CoachAnswer:
@@ -188,16 +173,16 @@ def enforce(
     task_id: str,
     turn: int,
     coach: str,
-) -> Decision:
+) -> CoachDecision:
     """The decision to record: `answer`, unless it approves despite `blockers`.
 
-    `blockers` are the evidence's blocking findings (see `Evidence.blockers`). An
+    `blockers` are the evidence's blocking findings (see `TurnEvidence.blockers`). An
     approval with any of them becomes feedback listing them first, severity critical,
     each recorded in `overrides`. Feedback is kept as the coach gave it.
     """
     if answer.decision == "approve" and blockers:
         reasons = tuple(b.issue for b in blockers)
-        return Decision(
+        return CoachDecision(
             decision="feedback",
             rationale=(
                 "The coach approved, but the evidence blocks approval: "
@@ -212,7 +197,7 @@ def enforce(
             coach_decision="approve",
             overrides=reasons,
         )
-    return Decision(
+    return CoachDecision(
         decision=answer.decision,
         rationale=answer.rationale,
         items=answer.items,
@@ -224,9 +209,9 @@ def enforce(
     )
 
 
-def invalid_answer(error: str, *, task_id: str, turn: int, coach: str) -> Decision:
+def invalid_answer(error: str, *, task_id: str, turn: int, coach: str) -> CoachDecision:
     """The decision recorded when the coach gave no valid answer: feedback, never approval."""
-    return Decision(
+    return CoachDecision(
         decision="feedback",
         rationale=f"The coach gave no valid decision ({error}); nothing is approved.",
         items=(

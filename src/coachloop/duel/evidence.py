@@ -5,7 +5,7 @@ report counts), compares the suite with the baseline and re-runs the baseline's
 failing tests from the original test files (`integrity`), runs coverage
 (informational), takes the diff since the duel began, and compares the player's
 report with the repository; the orchestrator adds what the player touched outside
-its workspace (`reach`). `Evidence.blockers()` is the list of findings that make an
+its workspace (`reach`). `TurnEvidence.blockers()` is the list of findings that make an
 approval impossible, each a critical, actionable `FeedbackItem`: tests that failed,
 did not run (no report), ran none, ran only in part, or timed out; integrity and
 reach findings the requirements did not ask for; a report that is missing, not JSON
@@ -30,7 +30,7 @@ from coachloop.duel.findings import Finding
 from coachloop.duel.players import PlayerRun
 from coachloop.duel.tools import CoachTools
 
-__all__ = ["Evidence", "TestEvidence", "gather", "integrity", "test_evidence"]
+__all__ = ["TestEvidence", "TurnEvidence", "gather", "integrity", "test_evidence"]
 
 TestStatus = Literal["passed", "failed", "incomplete", "timeout", "not_run", "error", "no_tests"]
 OUTPUT_TAIL = 4000
@@ -76,7 +76,7 @@ def test_evidence(run: TestRun, timeout: float) -> TestEvidence:
 
 
 @dataclass(frozen=True, slots=True)
-class Evidence:
+class TurnEvidence:
     """What the repository shows after a player's turn."""
 
     turn: int
@@ -244,7 +244,7 @@ def gather(
     base: Baseline | None = None,
     requirements: str = "",
     links: Mapping[str, str] | None = None,
-) -> Evidence:
+) -> TurnEvidence:
     """Run the tests cleanly (and coverage), compare the suite with the baseline `base`
     (when given), take the diff, and check the report's claims."""
     run = tools.test_run()
@@ -265,7 +265,7 @@ def gather(
     specific = ""
     if tools.command is not None and tools.command.runner in ("pytest", "cargo", "mix", "rspec"):
         specific = " ".join(tools.command.specific(["{test}"]))
-    return Evidence(
+    return TurnEvidence(
         turn=turn,
         tests=tests,
         report=report_json,

@@ -7,7 +7,7 @@
 `read_report(turn)` never raises: a missing file, a file that is not JSON, or JSON that
 breaks the report schema or names another task or turn gives a `ReportRead` with the
 error and no report. Decisions are written atomically (temporary file, then rename),
-and only from a validated `Decision`.
+and only from a validated `CoachDecision`.
 """
 
 from __future__ import annotations

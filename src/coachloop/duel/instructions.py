@@ -11,7 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from coachloop.duel.evidence import Evidence
+    from coachloop.duel.evidence import TurnEvidence
 
 __all__ = ["COACH_INSTRUCTIONS", "coach_prompt", "player_prompt", "retry_prompt"]
 
@@ -60,7 +60,7 @@ def _fence(label: str, body: str) -> str:
     return f"<{label}>\n{body.strip()}\n</{label}>"
 
 
-def coach_prompt(requirements: str, evidence: Evidence, turn: int, max_turns: int) -> str:
+def coach_prompt(requirements: str, evidence: TurnEvidence, turn: int, max_turns: int) -> str:
     """The user message for a coach: requirements, report, and the gathered evidence."""
     t = evidence.tests
     tests = f"status: {t.status}; command: {t.command}; exit code: {t.exit_code}"

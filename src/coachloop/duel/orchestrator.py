@@ -35,9 +35,15 @@ from typing import Literal
 
 from coachloop.duel import baseline, testcmd, workdir, workspace
 from coachloop.duel.baseline import Baseline
-from coachloop.duel.coaches import Coach, CoachContext, CoachError, CoachReply
-from coachloop.duel.decision import Decision, DecisionError, enforce, invalid_answer, parse_answer
-from coachloop.duel.evidence import Evidence, gather
+from coachloop.duel.coaches import CoachContext, CoachError, CoachReply, DuelCoach
+from coachloop.duel.decision import (
+    CoachDecision,
+    DecisionError,
+    enforce,
+    invalid_answer,
+    parse_answer,
+)
+from coachloop.duel.evidence import TurnEvidence, gather
 from coachloop.duel.files import Coordination, ReportRead, default_root, default_task_id
 from coachloop.duel.players import Player, PlayerRun, PlayerUnavailable, TurnInput
 from coachloop.duel.reach import Guard
@@ -74,8 +80,8 @@ class TurnRecord:
 
     turn: int
     player: PlayerRun
-    evidence: Evidence
-    decision: Decision
+    evidence: TurnEvidence
+    decision: CoachDecision
     coach_reply: CoachReply | None
     coach_seconds: float
     seconds: float
@@ -108,7 +114,7 @@ class DuelResult:
 _NOISE = re.compile(r"0x[0-9a-f]+|\bin \d+(?:\.\d+)?\s?s\b|\d+\.\d+s\b", re.I)
 
 
-def feedback_key(decision: Decision) -> str:
+def feedback_key(decision: CoachDecision) -> str:
     """What makes two feedback decisions "the same": their items' severities and issues,
     ignoring case, spacing, addresses and durations."""
     parts = sorted(
@@ -135,7 +141,7 @@ class _Setup:
     files: Coordination
     tools: CoachTools
     player: Player
-    coach: Coach
+    coach: DuelCoach
     start: workspace.Snapshot
     requirements: Path
     requirements_text: str
@@ -144,12 +150,17 @@ class _Setup:
     baseline: Baseline | None
 
 
-def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Coach) -> _Setup:
+def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: DuelCoach) -> _Setup:
     project = config.project.resolve()
     requirements = config.requirements.resolve()
     exclude = _exclusions(project, files.root)
     # Detected on the project, before any player: the player cannot choose the runner.
     command = config.test_command or testcmd.detect(project)
+    if command is None:  # approval needs the tests to run: no turn could ever be approved
+        raise ValueError(
+            f"no test command configured or detected in {project}: pass --test-cmd CMD "
+            "(with --test-report FILE.xml for runners other than pytest, vitest and jest)"
+        )
     try:
         space = workdir.create(project, files.root / "workspace", exclude)
     except (OSError, RuntimeError) as exc:
@@ -182,12 +193,16 @@ def _prepare(config: DuelConfig, files: Coordination, player: Player, coach: Coa
 def run_duel(
     config: DuelConfig,
     player: Player,
-    coach: Coach,
+    coach: DuelCoach,
     *,
     on_turn: Callable[[TurnRecord], None] | None = None,
+    on_step: Callable[[str], None] | None = None,
 ) -> DuelResult:
     """Run the duel (see the module docstring). Raises ValueError before the first turn
-    for unusable settings (missing requirements, a task id already used)."""
+    for unusable settings (missing requirements, a task id already used, no test
+    command). `on_turn` gets each finished turn; `on_step` a line naming what runs now
+    (for a progress display). A player that could not run at all ends the duel at once
+    with the reason (`cannot_play`)."""
     from coachloop.duel.report import write_report
 
     project = config.project.resolve()
@@ -208,12 +223,16 @@ def run_duel(
     keys: list[str] = []
     try:
         for turn in range(1, config.max_turns + 1):
-            record = _turn(setup, turn)
+            record = _turn(setup, turn, on_step or (lambda _: None))
             result.turns.append(record)
             if on_turn is not None:
                 on_turn(record)
             if record.error is not None:
                 result.outcome, result.reason = "error", record.error
+                break
+            cannot = cannot_play(record)
+            if cannot is not None:  # more turns would fail the same way
+                result.outcome, result.reason = "error", cannot
                 break
             if record.decision.decision == "approve":
                 result.outcome, result.reason = "approved", record.decision.rationale
@@ -240,6 +259,15 @@ def run_duel(
     return result
 
 
+def cannot_play(record: TurnRecord) -> str | None:
+    """Why the player could not work at all this turn (it failed to run, e.g. not logged
+    in, and left no report and no change), or None when it worked, however badly."""
+    run, evidence = record.player, record.evidence
+    if run.error is None or evidence.report is not None or evidence.changed_this_turn:
+        return None
+    return f"the player could not run: {run.error}"
+
+
 def _tool_args(tools: CoachTools) -> tuple[str, ...]:
     """The coach tools' command-line arguments: the workspace, and the runner chosen
     before turn 1 (not whatever the player's files would now make it)."""
@@ -251,8 +279,9 @@ def _tool_args(tools: CoachTools) -> tuple[str, ...]:
     return args
 
 
-def _turn(setup: _Setup, turn: int) -> TurnRecord:
+def _turn(setup: _Setup, turn: int, step: Callable[[str], None]) -> TurnRecord:
     began = time.monotonic()
+    step(f"turn {turn}: the player ({setup.player.name}) works")
     files, tools = setup.files, setup.tools
     project = tools.project
     files.prepare(turn)
@@ -265,6 +294,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         )
     )
     after = workspace.take_snapshot(project, _IN_WORKSPACE, walk=True)
+    step(f"turn {turn}: running the tests and checking the work")
     read: ReportRead = files.read_report(turn)
     evidence = gather(
         tools,
@@ -291,6 +321,7 @@ def _turn(setup: _Setup, turn: int) -> TurnRecord:
         tool_args=_tool_args(tools),
     )
     coach = setup.coach
+    step(f"turn {turn}: the coach ({coach.name}) decides")
     coach_began = time.monotonic()
     reply: CoachReply | None = None
     error: str | None = None

@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import logging
-import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -24,7 +23,8 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
 from coachloop.judge.base import Judge
 from coachloop.judge.prompt import SYSTEM_PROMPT, build_user_message, retry_message
-from coachloop.judge.providers import Model, ModelError, ModelUnavailableError, Turn, make_model
+from coachloop.judge.providers import Model, ModelError, ModelUnavailableError, make_model
+from coachloop.judge.providers.structured import ask
 from coachloop.judge.schema import AnswerError, LLMAnswer, answer_schema, parse_answer, to_verdict
 
 if TYPE_CHECKING:
@@ -76,18 +76,21 @@ class LLMJudge:
 
     def _ask(self, model: Model, item: JudgeInput) -> LLMAnswer:
         """The validated answer; raises ModelError, or AnswerError after the retry."""
-        deadline = time.monotonic() + self.timeout
-        turns = [Turn("user", build_user_message(item, self.max_text_chars))]
-        raw = model.complete(SYSTEM_PROMPT, turns, self.schema, self.timeout)
-        try:
-            return parse_answer(raw)
-        except AnswerError as exc:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise ModelError("timeout", "no time left to retry an invalid answer") from exc
-            log.info("LLM judge: invalid answer, retrying: %s", exc)
-            turns += [Turn("assistant", raw), Turn("user", retry_message(str(exc)))]
-            return parse_answer(model.complete(SYSTEM_PROMPT, turns, self.schema, remaining))
+        asked = ask(
+            model,
+            SYSTEM_PROMPT,
+            build_user_message(item, self.max_text_chars),
+            self.schema,
+            parse_answer,
+            retry=retry_message,
+            invalid=AnswerError,
+            timeout=self.timeout,
+        )
+        if asked.value is not None:
+            return asked.value
+        if asked.attempts == 1:
+            raise ModelError("timeout", f"no time left to retry an invalid answer ({asked.error})")
+        raise AnswerError(asked.error)
 
     def _gate(self, answer: LLMAnswer) -> Verdict:
         if answer.type == "question" or answer.confidence >= self.threshold:

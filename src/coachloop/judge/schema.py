@@ -13,8 +13,6 @@
 
 from __future__ import annotations
 
-import json
-import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
@@ -89,25 +87,14 @@ def answer_schema() -> dict[str, Any]:
     return schema
 
 
-_FENCE = re.compile(r"^```[a-zA-Z0-9_-]*\s*\n?(.*?)\n?```\s*$", re.DOTALL)
-
-
 def _decode(raw: str) -> Any:
-    text = raw.strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1).strip()
-    try:
-        return json.loads(text)
-    except ValueError:
-        start, end = text.find("{"), text.rfind("}")
-        if 0 <= start < end:
-            try:
-                return json.loads(text[start : end + 1])
-            except ValueError:
-                pass
-    shown = raw if len(raw) <= 200 else raw[:200] + "…"
-    raise AnswerError(f"the answer is not a JSON object: {shown!r}")
+    from coachloop.judge.providers.structured import find_object
+
+    found = find_object(raw, "type")
+    if found is None:
+        shown = raw if len(raw) <= 200 else raw[:200] + "…"
+        raise AnswerError(f"the answer is not a JSON object: {shown!r}")
+    return found
 
 
 def parse_answer(raw: str | Mapping[str, Any]) -> LLMAnswer:

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Protocol, TypeVar
 
 from coachloop.core.session import SessionState
-from coachloop.store.records import EventRecord, OutboxEntry, Write
+from coachloop.store.records import EventRecord, Life, OutboxEntry, Write
 
 R = TypeVar("R")
 TxnFn = Callable[[SessionState | None], tuple[Write | None, R]]
@@ -66,6 +66,10 @@ class StoreReader(Protocol):
         """Unsent outbox entries, oldest first."""
         ...
 
+    def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
+        """The session's last `limit` lifecycle records, oldest first."""
+        ...
+
 
 class Store(StoreReader, Protocol):
     """Sessions, their timelines, the delivery outbox and periodic-job claims.
@@ -92,6 +96,15 @@ class Store(StoreReader, Protocol):
 
     def delete_session(self, session_id: str) -> None:
         """Forget a session's state and timeline (pending outbox entries are kept)."""
+        ...
+
+    def save_life(self, session_id: str, life: Life) -> None:
+        """Keep one lifecycle record (of a change committed already: `life.event_id`)."""
+        ...
+
+    def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
+        """Delete at most `limit` lifecycle records saved before `saved_before` (by an
+        index on their time); returns how many went."""
         ...
 
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:

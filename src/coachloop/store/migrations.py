@@ -89,4 +89,19 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX IF NOT EXISTS outbox_sent ON outbox (sent_at)
         """,
     ),
+    (
+        "0007_lifecycle_records",
+        """
+        CREATE TABLE lifecycle (
+            id         INTEGER PRIMARY KEY AUTOINCREMENT,
+            session_id TEXT NOT NULL,
+            event_id   INTEGER NOT NULL,
+            label      TEXT NOT NULL,
+            saved_at   REAL NOT NULL,
+            body       BLOB NOT NULL
+        );
+        CREATE INDEX lifecycle_session ON lifecycle (session_id, id);
+        CREATE INDEX lifecycle_saved ON lifecycle (saved_at)
+        """,
+    ),
 )

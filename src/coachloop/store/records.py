@@ -122,6 +122,19 @@ class Write:
     state: SessionState
     events: tuple[EventRecord, ...] = ()
     outbox: tuple[tuple[OutboxKind, str], ...] = field(default_factory=tuple)
+    life: Life | None = None  # the lifecycle record of the first event, committed with it
+
+
+@dataclass(frozen=True, slots=True)
+class Life:
+    """A lifecycle record as the store keeps it: its label and a packed, redacted body
+    (`coachloop.snapshots.pack`); `event_id` and `saved_at` are set when it is stored."""
+
+    label: str
+    body: bytes
+    saved_at: float = 0.0
+    event_id: int = 0
+    session_id: str = ""
 
 
 @dataclass(frozen=True, slots=True)

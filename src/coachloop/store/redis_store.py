@@ -10,6 +10,8 @@ path; `sid` the session id with unsafe characters escaped):
     P:outbox                hash  id -> entry JSON;  P:outbox:pending  zset of unsent ids
     P:outbox:sent           hash  id -> sent time;   P:meta:{name}     periodic-job claims
     P:sessions:active       zset  sid scored by updated_at (paging newest first)
+    P:{proj}:{sid}:life     zset  lifecycle records scored by event id
+    P:life:saved            zset  "life key<TAB>event id" scored by saved time (retention)
 
 Concurrency: a transaction reads the state and its version, runs the pure function, then
 commits with one Lua script that checks the version is unchanged and, atomically, writes
@@ -30,12 +32,13 @@ import json
 import random
 import re
 import time
+from dataclasses import replace
 from pathlib import PurePath
 from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
-from coachloop.store.records import EventRecord, OutboxEntry
+from coachloop.store.records import EventRecord, Life, OutboxEntry
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500
@@ -187,7 +190,13 @@ class RedisStore(Store):
                 continue
             if ids is not None:
                 self._remember(session_id, proj)
-                return result, tuple(int(i) for i in ids)
+                got = tuple(int(i) for i in ids)
+                if write.life is not None and got:  # after the commit, as a file was
+                    life = write.life
+                    self.save_life(
+                        session_id, replace(life, event_id=got[0], saved_at=life.saved_at or now)
+                    )
+                return result, got
             time.sleep(random.uniform(0, 0.0005 * min(attempt + 1, 20)))
         raise StoreError(
             f"Redis store {self.location}: gave up on session {session_id!r} after "
@@ -270,6 +279,43 @@ class RedisStore(Store):
                 self._call(self._r.zadd, active, {s.session_id: s.updated_at for s in chunk})
         self._active_ok = True
 
+    def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
+        proj = self._proj(session_id)
+        if proj is None or limit <= 0:
+            return []
+        key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
+        out = []
+        for raw in self._call(self._r.zrange, key, -limit, -1):
+            event_id, label, saved_at, body = raw.split(b"\x00", 3)
+            out.append(Life(label.decode(), body, float(saved_at), int(event_id), session_id))
+        return out
+
+    def save_life(self, session_id: str, life: Life) -> None:
+        proj = self._proj(session_id)
+        if proj is None:
+            raise UnknownSession(session_id, self.location)
+        key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
+        head = f"{life.event_id}\x00{life.label}\x00{life.saved_at!r}\x00".encode()
+        pipe = self._r.pipeline(transaction=True)
+        pipe.zadd(key, {head + life.body: life.event_id})
+        pipe.zadd(self._k("life", "saved"), {f"{key}\t{life.event_id}": life.saved_at})
+        self._call(pipe.execute)
+
+    def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
+        saved = self._k("life", "saved")
+        old = self._call(
+            self._r.zrangebyscore, saved, "-inf", f"({saved_before!r}", start=0, num=limit
+        )
+        if not old:
+            return 0
+        pipe = self._r.pipeline(transaction=True)
+        for member in old:
+            key, event_id = member.decode().rsplit("\t", 1)
+            pipe.zremrangebyscore(key, event_id, event_id)
+        pipe.zrem(saved, *old)
+        self._call(pipe.execute)
+        return len(old)
+
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
         """Entries delivered before `sent_before`, at most `limit` per call (pending are
         never in `outbox:sent`, so never touched)."""
@@ -319,7 +365,7 @@ class RedisStore(Store):
             return
         state_key, events_key = self._skeys(proj, session_id)
         pipe = self._r.pipeline(transaction=True)
-        pipe.delete(state_key, events_key)
+        pipe.delete(state_key, events_key, state_key[: -len("state")] + "life")
         pipe.hdel(self._k("sessions"), session_id)
         pipe.zrem(self._k("sessions", "active"), session_id)
         self._call(pipe.execute)

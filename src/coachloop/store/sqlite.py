@@ -22,7 +22,7 @@ from coachloop.config.private import in_private, private_file
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
-from coachloop.store.records import EventRecord, OutboxEntry
+from coachloop.store.records import EventRecord, Life, OutboxEntry
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -228,6 +228,13 @@ class SQLiteStore(Store):
                         " VALUES (?,?,?,?,?)",
                         (session_id, ids[0] if ids else 0, kind, text, now),
                     )
+                if write.life is not None and ids:
+                    life = write.life
+                    db.execute(
+                        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body)"
+                        " VALUES (?,?,?,?,?)",
+                        (session_id, ids[0], life.label, life.saved_at or now, life.body),
+                    )
                 return result, tuple(ids)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
@@ -265,6 +272,38 @@ class SQLiteStore(Store):
         sql += " ORDER BY updated_at DESC, session_id DESC LIMIT ?"
         rows = self._read(sql, (*args, max(int(limit), 0)))
         return [SessionState.from_dict(json.loads(r[0])) for r in rows]
+
+    def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
+        rows = self._read(
+            "SELECT label, body, saved_at, event_id FROM lifecycle WHERE session_id = ?"
+            " ORDER BY id DESC LIMIT ?",
+            (session_id, max(int(limit), 0)),
+        )
+        return [Life(r[0], bytes(r[1]), r[2], r[3], session_id) for r in reversed(rows)]
+
+    def save_life(self, session_id: str, life: Life) -> None:
+        try:
+            with self._tx() as db:
+                db.execute(
+                    "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body)"
+                    " VALUES (?,?,?,?,?)",
+                    (session_id, life.event_id, life.label, life.saved_at, life.body),
+                )
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
+        """A bounded delete on the saved_at index."""
+        try:
+            with self._tx() as db:
+                cur = db.execute(
+                    "DELETE FROM lifecycle WHERE id IN (SELECT id FROM lifecycle"
+                    " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
+                    (saved_before, max(int(limit), 0)),
+                )
+                return int(cur.rowcount)
+        except sqlite3.Error as exc:
+            raise StoreError(f"store {self.path}: {exc}") from exc
 
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
         """Delete at most `limit` outbox rows delivered before `sent_before` (by index)."""
@@ -315,6 +354,7 @@ class SQLiteStore(Store):
             with self._tx() as db:
                 db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
                 db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
+                db.execute("DELETE FROM lifecycle WHERE session_id = ?", (session_id,))
                 db.execute(
                     "DELETE FROM outbox WHERE session_id = ? AND sent_at IS NOT NULL", (session_id,)
                 )

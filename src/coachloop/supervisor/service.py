@@ -23,7 +23,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,7 +32,10 @@ from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
+from coachloop.snapshot_pack import pack
+from coachloop.store.records import Life, verdict_dict
 from coachloop.supervisor import steering, watchdog, writes
+from coachloop.supervisor.maintenance import Maintained
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
 
@@ -42,14 +45,10 @@ if TYPE_CHECKING:
     from coachloop.config import Settings
     from coachloop.core.record import TurnRecord
     from coachloop.core.verdict import Verdict
-    from coachloop.store.base import Cursor, Store, StoreReader
+    from coachloop.store.base import Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
-CLEANUP_CLAIM = "cleanup"
-WATCHDOG_CLAIM = "watchdog"
-PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
-OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
 def lifecycle(event: StopEvent, verdict: Verdict, decision: Decision) -> str:
@@ -89,17 +88,7 @@ def retention_days(project: Path | None = None) -> float:
     return value
 
 
-@dataclass(slots=True)
-class Maintenance:
-    """What one `Supervisor.maintain` call ran (None / empty: not due here)."""
-
-    alerts: list[watchdog.Alert] = field(default_factory=list)
-    cleanup: snapshots.CleanupReport | None = None
-    stale: watchdog.Report | None = None
-    trimmed: int = 0  # delivered outbox rows deleted
-
-
-class Supervisor:
+class Supervisor(Maintained):
     """Decides every stop of every session within the policy's caps, and records it.
 
     `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots_on=False` turns
@@ -131,7 +120,7 @@ class Supervisor:
         self._next_walk = 0.0  # no store round trip for a claim before these times
         self._next_cleanup = 0.0
         self._walking = False  # a watchdog walk is under way; its place:
-        self._cursor: Cursor | None = None
+        self._cursor = None
         self._trimming = False
 
     @classmethod
@@ -180,20 +169,28 @@ class Supervisor:
         """Decide and record one judged stop (the policy reads the stop's context:
         `event.kind` "SubagentStop", `event.can_block`); returns the committed result.
         With the turn's `record`, a turn that spun on one tool call `repeat_threshold`
-        times in a row is flagged "repeat" at once (one watchdog alert)."""
+        times in a row is flagged "repeat" at once (one watchdog alert). The stop's
+        lifecycle record is written in the stop's own transaction."""
         run = watchdog.tool_run(record)
-        result = writes.record_stop(self._store, event, verdict, self.policy, run)
-        self._snapshot(
-            event.session_id,
-            lifecycle(event, verdict, result.decision),
-            {
-                "event_id": result.event_id,
+        now = self.clock()
+
+        def life(decision: Decision, new: SessionState) -> Life | None:
+            if not self.snapshots_on:
+                return None
+            label = lifecycle(event, verdict, decision)
+            data: dict[str, object] = {
                 "stop": event.to_dict(),
-                "verdict": verdict.to_dict(),
-                "decision": result.decision.to_dict(),
-                "state": result.state.to_dict(),
-            },
-        )
+                "verdict": verdict_dict(verdict),
+                "decision": decision.to_dict(),
+                "state": new.to_dict(),
+            }
+            try:
+                return Life(label, pack(event.session_id, label, data, now), now)
+            except Exception:  # a lost record must never lose the decision
+                log.exception("could not save the %s snapshot of %s", label, event.session_id)
+                return None
+
+        result = writes.record_stop(self._store, event, verdict, self.policy, run, life=life)
         if run is not None and run[1] >= self.limits.repeat_threshold:
             found = watchdog.conditions(result.state, event.timestamp, self.limits)
             self.flag(event.session_id, {"repeat": found["repeat"]}, event.timestamp)
@@ -305,73 +302,6 @@ class Supervisor:
         )
         return StopResult(taken.event_id, decision, state)
 
-    def maintain(
-        self, now: float | None = None, *, budget: int = PAGE, force: bool = False
-    ) -> Maintenance:
-        """One step of bounded work of the periodic jobs. Never called inside a stop: the
-        daemon and `serve` call it about once a second from the background
-        (`coachloop.server.upkeep`), `coachloop maintain` on demand (`force`: due now,
-        whatever the intervals and claims say). Never raises.
-
-        - The watchdog walk: once per `watchdog_interval` (claimed in the store, so one
-          process among many runs it) a walk over every session starts, newest first;
-          each step reads one page of `budget` sessions by index (`Store.session_page`)
-          and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
-        - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
-          outbox rows older than `OUTBOX_KEEP`, `budget` rows per step until none is left.
-        """
-        ts = self.clock() if now is None else now
-        done = Maintenance()
-        try:
-            if not self._walking and (force or ts >= self._next_walk):
-                self._next_walk = ts + self.watchdog_interval
-                if force or self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
-                    self._walking, self._cursor = True, None
-            if self._walking:
-                page = self._store.session_page(budget, self._cursor)
-                done.stale = watchdog.sweep(self, page, ts)
-                done.alerts = done.stale.alerts
-                self._walking = len(page) >= budget
-                self._cursor = (page[-1].updated_at, page[-1].session_id) if page else None
-            if not self._trimming and (force or ts >= self._next_cleanup):
-                self._next_cleanup = ts + self.cleanup_interval
-                if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
-                    done.cleanup = snapshots.cleanup(
-                        self.retention_days, root=self.snapshot_root, now=ts
-                    )
-                    self._trimming = True
-            if self._trimming:
-                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
-                self._trimming = done.trimmed >= budget
-        except Exception:  # maintenance must never break anything else
-            log.exception("supervisor maintenance failed")
-            self._walking, self._trimming = False, False
-            return done
-        for err in done.cleanup.errors if done.cleanup else ():
-            log.warning("snapshot cleanup: %s", err)
-        return done
-
-    @property
-    def maintaining(self) -> bool:
-        """A walk or a trim is under way: the next `maintain` step has work."""
-        return self._walking or self._trimming
-
-    def maintain_all(self, now: float | None = None, *, budget: int = PAGE) -> Maintenance:
-        """Every periodic job now, to the end (`coachloop maintain`): forced steps until
-        the walk and the trim are done; returns their sum."""
-        total = Maintenance(stale=watchdog.Report())
-        step = self.maintain(now, budget=budget, force=True)
-        while True:
-            total.alerts += step.alerts
-            if step.stale is not None and total.stale is not None:
-                total.stale.abandoned += step.stale.abandoned
-                total.stale.forgotten += step.stale.forgotten
-            total.cleanup = total.cleanup or step.cleanup
-            total.trimmed += step.trimmed
-            if not self.maintaining:
-                return total
-            step = self.maintain(now, budget=budget)
-
     def _written(
         self,
         session_id: str,
@@ -392,7 +322,12 @@ class Supervisor:
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
         if not self.snapshots_on:
             return
+        now = self.clock()
+        body = dict(data)
+        event_id = body.pop("event_id", 0)
         try:
-            snapshots.save(session_id, label, data, root=self.snapshot_root, now=self.clock())
-        except (OSError, ValueError, TypeError):
+            packed = pack(session_id, label, body, now)
+            ident = event_id if isinstance(event_id, int) else 0
+            self._store.save_life(session_id, Life(label, packed, now, ident))
+        except Exception:  # a lost record must never lose the change it records
             log.exception("could not save the %s snapshot of session %s", label, session_id)

@@ -9,14 +9,14 @@ snapshot there. Standard library only (the hook path).
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.store.base import UnknownSession
-from coachloop.store.records import EventRecord, OutboxKind, Write, clip, verdict_dict
+from coachloop.store.records import EventRecord, Life, OutboxKind, Write, clip, verdict_dict
 from coachloop.supervisor.policy import Policy, decide, on_human
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from coachloop.store.base import Store
 
 WATCHDOG_NOTE = "[coachloop watchdog]"
+LifeFn = Callable[[Decision, SessionState], Life | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,12 +56,15 @@ def record_stop(
     verdict: Verdict,
     policy: Policy | None = None,
     tool_run: tuple[str, int] | None = None,
+    *,
+    life: LifeFn | None = None,
 ) -> StopResult:
     """Decide on `event` with the policy and commit the new state, one "stop" record and
     its outbox messages in one transaction (the session is created when new).
     `tool_run` is the turn's longest run of one tool call (`watchdog.tool_run`), kept in
     the state for the watchdog; a run of another call clears "repeat", and None (no
-    record read) leaves both alone."""
+    record read) leaves both alone. `life` makes the stop's lifecycle record from the
+    decision and new state, committed with it."""
     pol = policy or Policy()
 
     def fn(state: SessionState | None) -> tuple[Write, tuple[Decision, SessionState]]:
@@ -88,7 +92,8 @@ def record_stop(
             message=clip(decision.text),
             notices=decision.notices,
         )
-        return Write(new, (record,), _outbox(decision)), (decision, new)
+        packed = life(decision, new) if life is not None else None
+        return Write(new, (record,), _outbox(decision), packed), (decision, new)
 
     (decision, new), ids = store.transact(event.session_id, fn, project=event.project)
     return StopResult(ids[0], decision, new)

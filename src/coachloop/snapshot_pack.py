@@ -1,0 +1,77 @@
+"""Lifecycle records in the store: packed once, redacted once, written as files on demand.
+
+A lifecycle record (the "snapshot" of one change to a session: a stop with its verdict,
+decision and new state, a human message, a notice...) is kept as one row of the store
+(`Store.save_life`, or with the stop's own transaction), not as a file per event: no
+directory grows a file per stop, and retention is a bounded delete on an index.
+
+`pack(session_id, label, data, now)` turns the record into compact JSON, redacted, and
+compresses it with a small deflate window (a default zlib stream costs more to set up
+than to fill for a record of a few KB). Redaction is one pass of `coachloop.redaction`
+over the whole serialized record (the texts an agent or a human wrote were redacted
+already, at the supervisor's door; this pass catches secrets anywhere else); when a
+replacement would break the JSON, the record is redacted field by field instead.
+`unpack` reverses it; `export(records, folder)` writes them as the JSON files
+`coachloop show --snapshot` hands to a user. Standard library only (the hook path).
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from collections.abc import Iterable, Mapping
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from coachloop.store.records import Life
+
+_WBITS, _MEM = 11, 3  # a 2 KB window: set-up costs microseconds, not a quarter millisecond
+
+
+def pack(session_id: str, label: str, data: Mapping[str, Any], now: float) -> bytes:
+    """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated."""
+    from coachloop.redaction import redact, redact_value
+
+    body = {"session_id": session_id, "event": label, "saved_at": now, **data}
+    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+    clean = redact(text)  # one compiled pass over the whole record
+    if clean != text:
+        try:
+            json.loads(clean)
+        except ValueError:  # a replacement crossed the JSON syntax: field by field
+            clean = json.dumps(
+                redact_value(body), ensure_ascii=False, separators=(",", ":"), default=str
+            )
+    squeeze = zlib.compressobj(1, zlib.DEFLATED, _WBITS, _MEM)
+    return squeeze.compress(clean.encode()) + squeeze.flush()
+
+
+def unpack(blob: bytes) -> dict[str, Any]:
+    """The record `pack` made; a damaged blob raises ValueError."""
+    try:
+        data = json.loads(zlib.decompress(blob).decode())
+    except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"a lifecycle record cannot be read: {exc}") from exc
+    if not isinstance(data, dict):
+        raise ValueError("a lifecycle record is not a JSON object")
+    return data
+
+
+def name(life: Life) -> str:
+    """A record's stable name: its UTC time, event id and label (`…_123_deliver.json`)."""
+    stamp = datetime.fromtimestamp(life.saved_at, UTC).strftime("%Y%m%dT%H%M%S.%fZ")
+    return f"{stamp}_{life.event_id}_{life.label}.json"
+
+
+def export(records: Iterable[Life], folder: Path) -> list[Path]:
+    """Write each record as a pretty JSON file in `folder` (created); returns the paths.
+    An existing file of the same name is replaced (same record, same content)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for life in records:
+        path = folder / name(life)
+        path.write_text(json.dumps(unpack(life.body), indent=2, ensure_ascii=False) + "\n")
+        written.append(path)
+    return written

@@ -1,0 +1,126 @@
+"""The periodic jobs of a `Supervisor`, in steps of bounded work, never inside a stop.
+
+`Maintained` is the part of the `Supervisor` that runs them (see `maintain`): the daemon
+and `serve` call `maintain` about once a second from the background
+(`coachloop.server.upkeep`), `coachloop maintain` calls `maintain_all`. Each job is
+claimed in the store, so one process among many runs it. Standard library only.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from coachloop import snapshots
+from coachloop.supervisor import watchdog
+
+if TYPE_CHECKING:
+    from coachloop.store.base import Cursor, Store
+    from coachloop.supervisor.service import Supervisor
+
+log = logging.getLogger("coachloop.supervisor")
+CLEANUP_CLAIM = "cleanup"
+WATCHDOG_CLAIM = "watchdog"
+PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
+OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
+
+
+@dataclass(slots=True)
+class Maintenance:
+    """What one `Supervisor.maintain` call ran (None / empty: not due here)."""
+
+    alerts: list[watchdog.Alert] = field(default_factory=list)
+    cleanup: snapshots.CleanupReport | None = None
+    stale: watchdog.Report | None = None
+    trimmed: int = 0  # delivered outbox rows deleted
+    records: int = 0  # lifecycle records past the retention deleted
+
+
+class Maintained:
+    """The maintenance state and steps of a supervisor (its attributes are set there)."""
+
+    _store: Store
+    limits: watchdog.Limits
+    clock: Callable[[], float]
+    retention_days: float
+    snapshot_root: Path | None
+    cleanup_interval: float
+    watchdog_interval: float
+    _next_walk: float
+    _next_cleanup: float
+    _walking: bool
+    _cursor: Cursor | None
+    _trimming: bool
+
+    def maintain(
+        self, now: float | None = None, *, budget: int = PAGE, force: bool = False
+    ) -> Maintenance:
+        """One step of bounded work of the periodic jobs. Never called inside a stop: the
+        daemon and `serve` call it about once a second from the background
+        (`coachloop.server.upkeep`), `coachloop maintain` on demand (`force`: due now,
+        whatever the intervals and claims say). Never raises.
+
+        - The watchdog walk: once per `watchdog_interval` (claimed in the store, so one
+          process among many runs it) a walk over every session starts, newest first;
+          each step reads one page of `budget` sessions by index (`Store.session_page`)
+          and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
+        - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
+          outbox rows older than `OUTBOX_KEEP`, `budget` rows per step until none is left.
+        """
+        ts = self.clock() if now is None else now
+        done = Maintenance()
+        try:
+            if not self._walking and (force or ts >= self._next_walk):
+                self._next_walk = ts + self.watchdog_interval
+                if force or self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
+                    self._walking, self._cursor = True, None
+            if self._walking:
+                page = self._store.session_page(budget, self._cursor)
+                done.stale = watchdog.sweep(cast("Supervisor", self), page, ts)
+                done.alerts = done.stale.alerts
+                self._walking = len(page) >= budget
+                self._cursor = (page[-1].updated_at, page[-1].session_id) if page else None
+            if not self._trimming and (force or ts >= self._next_cleanup):
+                self._next_cleanup = ts + self.cleanup_interval
+                if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
+                    done.cleanup = snapshots.cleanup(
+                        self.retention_days, root=self.snapshot_root, now=ts
+                    )
+                    self._trimming = True
+            if self._trimming:
+                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
+                keep = self.retention_days * 86_400
+                done.records = self._store.trim_lifecycle(ts - keep, budget)
+                self._trimming = max(done.trimmed, done.records) >= budget
+        except Exception:  # maintenance must never break anything else
+            log.exception("supervisor maintenance failed")
+            self._walking, self._trimming = False, False
+            return done
+        for err in done.cleanup.errors if done.cleanup else ():
+            log.warning("snapshot cleanup: %s", err)
+        return done
+
+    @property
+    def maintaining(self) -> bool:
+        """A walk or a trim is under way: the next `maintain` step has work."""
+        return self._walking or self._trimming
+
+    def maintain_all(self, now: float | None = None, *, budget: int = PAGE) -> Maintenance:
+        """Every periodic job now, to the end (`coachloop maintain`): forced steps until
+        the walk and the trim are done; returns their sum."""
+        total = Maintenance(stale=watchdog.Report())
+        step = self.maintain(now, budget=budget, force=True)
+        while True:
+            total.alerts += step.alerts
+            if step.stale is not None and total.stale is not None:
+                total.stale.abandoned += step.stale.abandoned
+                total.stale.forgotten += step.stale.forgotten
+            total.cleanup = total.cleanup or step.cleanup
+            total.trimmed += step.trimmed
+            total.records += step.records
+            if not self.maintaining:
+                return total
+            step = self.maintain(now, budget=budget)
