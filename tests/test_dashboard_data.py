@@ -201,3 +201,20 @@ def test_a_store_that_cannot_be_read_is_a_page_not_a_crash(tmp_path: Path) -> No
         Dashboard(broken, dash.gate).handle(Request.parse("GET", "/", {"Host": "127.0.0.1"})).status
         == 500
     )
+
+
+def test_a_timeline_shown_again_shows_a_delivery_accepted_since(store: Store) -> None:
+    from coachloop.dashboard import app
+
+    populate(store, time.time())
+    dash = in_process(store)
+    first = html(get(dash, "/session/s-ask"))
+    assert "waiting for the chat" in first and "accepted by the chat" not in first
+    (entry,) = [e for e in store.outbox_pending() if e.session_id == "s-ask"]
+    store.mark_sent(entry.id)
+    again = html(get(dash, "/session/s-ask"))  # built and rendered items are reused...
+    assert "accepted by the chat" in again and "waiting for the chat" not in again
+    small = app.ItemHtml(dash.env, size=2)  # ...within a bound
+    for item in dash.data.timeline("s-cap", before=None, limit=10).items:
+        small(item, "s-cap")
+    assert len(small._done) == 2

@@ -20,6 +20,7 @@ import logging
 import re
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,13 @@ from coachloop.dashboard import live
 from coachloop.dashboard.auth import Gate
 from coachloop.dashboard.build import dom_id
 from coachloop.dashboard.data import DashboardData
-from coachloop.dashboard.views import DISPLAY_STATUSES, STATUS_LABELS, Filters, Folded
+from coachloop.dashboard.views import (
+    DISPLAY_STATUSES,
+    STATUS_LABELS,
+    Filters,
+    Folded,
+    TimelineItem,
+)
 from coachloop.dashboard.web import Request, Response, local_path, redirect, text
 from coachloop.store import StoreError, UnknownSession
 
@@ -45,6 +52,7 @@ STATS_DAYS = 14
 TIMELINE_PAGE = 100
 MAX_TIMELINE_PAGE = 1000
 LIVE_ROWS = 200  # the most rows a live page keeps (older ones are dropped from the DOM)
+ITEM_CACHE = 4000  # rendered timeline items kept (a few MB)
 _SESSION = re.compile(r"^/session/([^/]+)(/events|/event/(\d+)|/snapshot/([^/]+))?/?$")
 
 
@@ -69,6 +77,34 @@ def _folded(f: Folded, href: str) -> Markup:
             f'show all</a></p><pre class="text">{escape(f.tail)}</pre>'
         )
     return Markup(out)
+
+
+class ItemHtml:
+    """Timeline items rendered once: an item's HTML is a function of its view alone (a
+    frozen value: record, verdict, deliveries and their state), so a page shown again,
+    or the live stream, reuses it. At most `size` items are kept (least recently used
+    out): a page left open for hours does not grow the server's memory."""
+
+    def __init__(self, env: Environment, size: int = ITEM_CACHE) -> None:
+        self.env = env
+        self.size = size
+        self._done: OrderedDict[tuple[TimelineItem, str], Markup] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def __call__(self, item: TimelineItem, session_id: str) -> Markup:
+        key = (item, session_id)
+        with self._lock:
+            found = self._done.get(key)
+            if found is not None:
+                self._done.move_to_end(key)
+                return found
+        macros: Any = self.env.get_template("_item.html").module
+        html = Markup(macros.item_li(item, session_id))
+        with self._lock:
+            self._done[key] = html
+            while len(self._done) > self.size:
+                self._done.popitem(last=False)
+        return html
 
 
 def environment() -> Environment:
@@ -108,6 +144,8 @@ class Dashboard:
         self.streams = streams or live.Streams()
         self.touch = touch
         self.env = environment()
+        self.items = ItemHtml(self.env)
+        self.env.globals["item_html"] = self.items
 
     @property
     def data(self) -> DashboardData:
@@ -296,7 +334,7 @@ class Dashboard:
 
     def _timeline_stream(self, request: Request, session_id: str) -> Response:
         data = self.data
-        macros: Any = self.env.get_template("_item.html").module
+        item_html = self.items
         head_template = self.env.get_template("_head.html")
 
         def head() -> str:
@@ -308,7 +346,7 @@ class Dashboard:
             data,
             session_id,
             self._since(request),
-            lambda item: str(macros.item_li(item, session_id)),
+            lambda item: str(item_html(item, session_id)),
             head,
         )
         return self._stream(step)

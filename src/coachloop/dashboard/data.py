@@ -22,8 +22,10 @@ import json
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -46,6 +48,7 @@ from coachloop.store import Store, StoreError, UnknownSession
 from coachloop.store.records import Life
 
 SNAPSHOTS_SHOWN = 50  # lifecycle records linked from a session's page (the newest)
+BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
 CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
 _LAST_STOP = (
     "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
@@ -127,6 +130,10 @@ class SQLiteData:
         self.owner = owner
         self.caps = Caps()
         self.tallies = Tallies()
+        # Records never change once written (ids are never reused): their views are
+        # built once; only their deliveries are read each time. Bounded, least recent out.
+        self._built: OrderedDict[int, TimelineItem] = OrderedDict()
+        self._built_lock = threading.Lock()
 
     @contextmanager
     def _db(self) -> Iterator[sqlite3.Connection | None]:
@@ -242,12 +249,27 @@ class SQLiteData:
     def _items(
         self, db: sqlite3.Connection, session_id: str, sql: str, args: list[Any]
     ) -> list[TimelineItem]:
-        found = db.execute(
-            f"SELECT id, data FROM events WHERE session_id = ? {sql}", [session_id, *args]
-        ).fetchall()
-        if not found:
+        ids = [
+            r[0]
+            for r in db.execute(
+                f"SELECT id FROM events WHERE session_id = ? {sql}", [session_id, *args]
+            )
+        ]
+        if not ids:
             return []
-        ids = [r[0] for r in found]
+        with self._built_lock:
+            known = {i: self._built[i] for i in ids if i in self._built}
+        missing = [i for i in ids if i not in known]
+        for start in range(0, len(missing), 500):  # SQLite's variable limit
+            part = missing[start : start + 500]
+            marks = ",".join("?" * len(part))
+            for eid, data in db.execute(f"SELECT id, data FROM events WHERE id IN ({marks})", part):
+                known[eid] = timeline_item({**json.loads(data), "id": eid}, self.redact, ())
+        with self._built_lock:
+            for i in missing:
+                self._built[i] = known[i]
+            while len(self._built) > BUILT_ITEMS:
+                self._built.popitem(last=False)
         sent: dict[int, list[Delivery]] = {}
         for eid, kind, sent_at in db.execute(
             "SELECT event_id, kind, sent_at FROM outbox"
@@ -256,8 +278,7 @@ class SQLiteData:
         ):
             sent.setdefault(eid, []).append(Delivery(kind, sent_at))
         return [
-            timeline_item({**json.loads(data), "id": eid}, self.redact, tuple(sent.get(eid, ())))
-            for eid, data in found
+            replace(known[i], deliveries=tuple(sent[i])) if i in sent else known[i] for i in ids
         ]
 
     def timeline(self, session_id: str, *, before: int | None, limit: int) -> TimelinePage:
