@@ -1,7 +1,8 @@
 """Running the real Claude Code: where its binary is, an offline environment, our hooks.
 
-- `find_claude()`: `$COACHLOOP_CLAUDE`, else the binary bundled in the `claude-agent-sdk`
-  wheel, else `claude` on PATH; raises `ClaudeNotFound` with what to install.
+- `find_claude()`: `$COACHLOOP_CLAUDE`, else `claude` on PATH (the user's own, logged in),
+  else the binary bundled in the `claude-agent-sdk` wheel (the `claude` extra); raises
+  `ClaudeNotFound` with what to install. `describe_claude(path)` says which one it is.
 - `offline_env(base_url, home)`: the environment that points Claude Code at a local
   Messages API server (the package's `ScriptedModel`) with a throw-away `HOME`, so it
   never reaches the network nor touches the user's `~/.claude`. Credentials of the
@@ -29,6 +30,7 @@ __all__ = [
     "HOOK_EVENTS",
     "ClaudeNotFound",
     "coachloop_command",
+    "describe_claude",
     "find_claude",
     "hook_settings",
     "offline_env",
@@ -78,20 +80,32 @@ def _bundled() -> Path | None:
 
 
 def find_claude() -> Path:
-    """The Claude Code binary: `$COACHLOOP_CLAUDE`, the `claude-agent-sdk` bundle, PATH."""
+    """The Claude Code binary: `$COACHLOOP_CLAUDE`, PATH, the `claude-agent-sdk` bundle."""
     named = os.environ.get(ENV_CLAUDE)
     if named:
         path = Path(named).expanduser()
         if not (path.is_file() and os.access(path, os.X_OK)):
             raise ClaudeNotFound(f"{ENV_CLAUDE}={named} is not an executable file")
         return path
-    found = _bundled() or shutil.which("claude")
+    found = shutil.which("claude") or _bundled()
     if found is None:
         raise ClaudeNotFound(
-            "Claude Code was not found: install it with `pip install claude-agent-sdk` "
-            f"(its wheel bundles the binary), put `claude` on PATH, or set {ENV_CLAUDE}"
+            "Claude Code was not found: put `claude` on PATH, install the bundled one with "
+            "`pip install -e '.[claude]'` (from the clone; `coachloop[claude]` from an "
+            f"index), or set {ENV_CLAUDE}"
         )
     return Path(found)
+
+
+def describe_claude(path: Path) -> str:
+    """`path` and where it came from: `$COACHLOOP_CLAUDE`, PATH, or the bundle."""
+    if os.environ.get(ENV_CLAUDE):
+        origin = f"from ${ENV_CLAUDE}"
+    elif path == _bundled():
+        origin = "bundled in claude-agent-sdk"
+    else:
+        origin = "on PATH"
+    return f"{path} ({origin})"
 
 
 def _scripts_dir() -> Path:

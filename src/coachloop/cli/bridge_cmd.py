@@ -88,8 +88,15 @@ def bridge(
             return
         from telegram.error import InvalidToken, NetworkError
 
+        from coachloop.agents.claude_env import ClaudeNotFound, describe_claude, find_claude
         from coachloop.chat.agent import RunnerAgent
         from coachloop.chat.telegram import AlreadyRunning, Bridge
+
+        log = logging.getLogger("coachloop.bridge")
+        try:  # replies start Claude Code turns: say which one, or that none can start
+            log.info("replies run Claude Code %s", describe_claude(find_claude()))
+        except ClaudeNotFound as exc:
+            log.warning("replies cannot start turns: %s", exc)
 
         try:
             asyncio.run(_serve(Bridge(config, RunnerAgent(), store=store)))

@@ -116,6 +116,7 @@ def demo(offline: bool, keep: bool, timeout: float) -> None:
 
 
 def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
+    from coachloop.agents.claude_env import describe_claude
     from coachloop.agents.demo import PROMPT, run_demo
     from coachloop.agents.turn import TurnError
     from coachloop.cli.render import emit, progress
@@ -128,7 +129,7 @@ def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
     )
     emit(
         [
-            f"  claude     {claude}",
+            f"  claude     {describe_claude(claude)}",
             "  model      coachloop.testing.ScriptedModel (local, scripted; no network, no key)",
             f"  project    {workdir / 'project'} (calc.py: add() subtracts; test_calc.py)",
             "  hooks      .claude/settings.json -> coachloop hook claude-code",

@@ -118,8 +118,16 @@ def run(
     tools = list(allowed) or None
     if resume is not None:
         resume = _full_id(resume, directory.resolve())
+    from coachloop.agents.claude_env import describe_claude, find_claude
+
     kind = ClaudeAgentSDK if sdk else ClaudeCode
-    agent: Agent = kind(directory, allowed_tools=tools, timeout=timeout)
+    try:
+        claude = find_claude()
+    except ClaudeNotFound as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(2)
+    click.echo(f"Claude Code {describe_claude(claude)}", err=True)
+    agent: Agent = kind(directory, allowed_tools=tools, timeout=timeout, claude=claude)
     try:
         from coachloop.cli.render import progress
 
