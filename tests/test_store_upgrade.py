@@ -166,3 +166,19 @@ def test_the_first_hook_of_a_project_merges_its_old_store(tmp_path: Path) -> Non
     sessions = CliRunner().invoke(cli, ["sessions", "--json", "--project", str(tmp_path / "blog")])
     assert [r["session"] for r in json.loads(sessions.output)["sessions"]] == ["s-blog-1"]
     assert not files["blog"].exists()  # reading with --project merged it too
+
+
+def test_a_warm_daemon_of_the_previous_version_is_not_reused(tmp_path: Path) -> None:
+    """The socket's name (the fingerprint) of 68975ce, whose daemon would write into the
+    project's old store, differs from this version's for the same environment."""
+    import sys
+
+    from coachloop import __version__
+    from coachloop.agents.client import fingerprint, home_dir
+
+    env = {"COACHLOOP_HOME": str(tmp_path / "h"), "COACHLOOP_JUDGE": "rules"}
+    parts = [home_dir(env), sys.prefix, __version__, "COACHLOOP_JUDGE=rules"]  # 68975ce's
+    digest = 0xCBF29CE484222325
+    for byte in "\0".join(parts).encode("utf-8", "surrogateescape"):
+        digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    assert fingerprint(env) != f"{digest:016x}"

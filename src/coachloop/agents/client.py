@@ -56,6 +56,10 @@ CLIENT_ONLY = frozenset(
     }
 )
 SECRET_WORDS = ("KEY", "TOKEN", "SECRET", "PASSWORD")
+# Where hooks write, named in the fingerprint: a daemon of an earlier version (same
+# package version, another store layout: one store per project) is never handed hooks of
+# this one, which would write into a project's old store after it was merged into the home.
+LAYOUT = "store:home"
 MAX_UNIX_PATH = 100  # sun_path holds 107 bytes on Linux; stay clear of it
 
 
@@ -146,10 +150,11 @@ def home_dir(env: "Mapping[str, str]") -> str:
 
 def fingerprint(env: "Mapping[str, str]") -> str:
     """16 hex digits naming this configuration: the data directory, the Python environment
-    (`sys.prefix`), the package version and every setting variable (of a secret, such as
-    an API key, only that it is set: secrets never reach a file name, even hashed)."""
+    (`sys.prefix`), the package version, the store layout (`LAYOUT`) and every setting
+    variable (of a secret, such as an API key, only that it is set: secrets never reach a
+    file name, even hashed)."""
     version = getattr(sys.modules.get("coachloop"), "__version__", "")
-    parts = [home_dir(env), sys.prefix, version]
+    parts = [home_dir(env), sys.prefix, version, LAYOUT]
     for key in sorted(env):
         if key.startswith(FINGERPRINT_PREFIXES) and key not in CLIENT_ONLY:
             secret = any(word in key for word in SECRET_WORDS)
