@@ -111,7 +111,7 @@ def dashboard(
         raise click.ClickException(str(exc)) from None
     url = login_url(host, port, token)
     if project is not None:  # the list filtered to the project as the hooks record it
-        from coachloop.agents.dispatch import project_root
+        from coachloop.config.project import project_root
 
         folder = project.expanduser().resolve()
         shown = str(project_root(str(folder)) or folder)
