@@ -30,6 +30,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from parts import part
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
@@ -121,6 +123,7 @@ AGENTS: dict[str, Callable[[Path, str, dict[str, str]], tuple[float, int, str]]]
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--part-timeout", type=float, default=600.0, help="seconds per story")
     parser.add_argument("--only", nargs="*", choices=list(AGENTS), default=list(AGENTS))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="coachloop-bench-") as tmp:
@@ -131,15 +134,23 @@ def main() -> None:
         print(f"{'agent':<12} {'story':<9} {'seconds':>8} {'requests':>8} {'hooks':>6}  stops")
         for name in args.only:
             for story in ("coached", "question"):
-                rows = []
-                for n in range(args.rounds):
-                    root = base / f"{name}-{story}-{n}"
-                    root.mkdir()
-                    log = root / "hooks.log"
-                    hook_env = {"PYTHONPATH": str(base / "site"), "BENCH_HOOK_LOG": str(log)}
-                    seconds, requests, stops = AGENTS[name](root, story, hook_env)
-                    hooks = len(log.read_text().splitlines()) if log.exists() else 0
-                    rows.append((seconds, requests, hooks, stops))
+
+                def rounds(name: str = name, story: str = story) -> list[tuple[Any, ...]]:
+                    rows = []
+                    for n in range(args.rounds):
+                        root = base / f"{name}-{story}-{n}"
+                        root.mkdir()
+                        log = root / "hooks.log"
+                        hook_env = {"PYTHONPATH": str(base / "site"), "BENCH_HOOK_LOG": str(log)}
+                        seconds, requests, stops = AGENTS[name](root, story, hook_env)
+                        hooks = len(log.read_text().splitlines()) if log.exists() else 0
+                        rows.append((seconds, requests, hooks, stops))
+                    return rows
+
+                # each agent and story is bounded: a CLI that is missing or hangs is skipped
+                rows = part(f"{name} {story}", rounds, args.part_timeout)
+                if rows is None:
+                    continue
                 median = statistics.median(r[0] for r in rows)
                 _, requests, hooks, stops = rows[-1]
                 print(f"{name:<12} {story:<9} {median:8.2f} {requests:8d} {hooks:6d}  {stops}")

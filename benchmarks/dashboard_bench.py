@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from dashboard_fill import LONG_ID, fill
+from parts import part
 
 from coachloop.dashboard import make_dashboard
 from coachloop.dashboard.app import Dashboard
@@ -58,6 +59,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--store", type=Path, default=None, help="reuse or create this file")
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--fill-timeout", type=float, default=3600.0, help="seconds to fill")
+    parser.add_argument("--part-timeout", type=float, default=600.0, help="seconds for pages")
     args = parser.parse_args()
     folder = None
     path = args.store
@@ -67,8 +70,17 @@ def main() -> None:
     if path.exists():
         print(f"store: {path} (reused)")
     else:
-        seconds = fill(path, args.sessions, args.events)
+        seconds = part("fill", lambda: fill(path, args.sessions, args.events), args.fill_timeout)
+        if seconds is None:
+            return
         print(f"store: {path} filled in {seconds:.1f} s")
+    part("pages", lambda: pages(path, args), args.part_timeout)
+    if folder is not None:
+        folder.cleanup()
+
+
+def pages(path: Path, args: argparse.Namespace) -> None:
+    """Time each page on the store at `path` (run as one bounded part)."""
     with open_store(str(path)) as store:  # runs the migrations (indexes) once
         sessions = len(store.list_sessions())
     size = path.stat().st_size / 2**20
@@ -104,8 +116,6 @@ def main() -> None:
     label = "live poll, nothing new"
     print(f"{label:<40} {polls[0]:7.2f}ms {statistics.median(polls):7.2f}ms {max(polls):7.2f}ms")
     dash.close()
-    if folder is not None:
-        folder.cleanup()
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import tempfile
 import textwrap
 from pathlib import Path
 
+from parts import part
+
 from coachloop.duel.coaches import RulesCoach
 from coachloop.duel.orchestrator import DuelConfig, DuelResult, run_duel
 from coachloop.duel.players import CommandPlayer
@@ -85,6 +87,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tests", type=int, default=40, help="passing tests besides test_add")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--part-timeout", type=float, default=600.0, help="seconds per duel")
     args = parser.parse_args()
     os.environ.setdefault("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     turns: dict[tuple[str, bool], list[float]] = {}
@@ -92,23 +95,36 @@ def main() -> int:
     for _ in range(args.repeat):
         for kind in ("code-only", "with-test"):
             for checks in (False, True):
-                with tempfile.TemporaryDirectory(prefix="duel-bench-") as scratch:
-                    result = one_duel(Path(scratch), kind, checks, args.tests)
-                turns.setdefault((kind, checks), []).append(result.turns[0].seconds)
-                if result.baseline is not None:
-                    recording.append(result.baseline.seconds)
+
+                def timed(kind: str = kind, checks: bool = checks) -> tuple[float, float | None]:
+                    with tempfile.TemporaryDirectory(prefix="duel-bench-") as scratch:
+                        result = one_duel(Path(scratch), kind, checks, args.tests)
+                    base = result.baseline.seconds if result.baseline is not None else None
+                    return result.turns[0].seconds, base
+
+                name = f"{kind}, checks {'on' if checks else 'off'}"
+                got = part(name, timed, args.part_timeout)  # bounded: a hung duel is skipped
+                if got is None:
+                    continue
+                turns.setdefault((kind, checks), []).append(got[0])
+                if got[1] is not None:
+                    recording.append(got[1])
     print(
         f"duel turn cost of the baseline checks ({args.tests + 1} tests, median of {args.repeat})"
     )
     for kind in ("code-only", "with-test"):
+        if not (turns.get((kind, False)) and turns.get((kind, True))):
+            print(f"  player changes {kind:9}: skipped (see above)")
+            continue
         without = statistics.median(turns[(kind, False)])
         with_checks = statistics.median(turns[(kind, True)])
         print(
             f"  player changes {kind:9}: {without:6.2f} s without, {with_checks:6.2f} s with "
             f"= +{with_checks - without:5.2f} s per turn, ratio {with_checks / without:4.2f}"
         )
-    once = statistics.median(recording)
-    print(f"  recording the baseline before turn 1 (once per duel): {once:.2f} s")
+    if recording:
+        once = statistics.median(recording)
+        print(f"  recording the baseline before turn 1 (once per duel): {once:.2f} s")
     return 0
 
 

@@ -39,6 +39,8 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+from parts import part
+
 BIN = Path(sys.executable).parent
 HEDGED = "I updated the login handler in src/auth.py. It should work now, probably."
 EVIDENCED = (
@@ -46,6 +48,7 @@ EVIDENCED = (
 )
 WARM_TARGET = 1.5
 HTTP_TARGET_MS = 5.0
+CALL_TIMEOUT = 60.0  # seconds one hook process may take before the benchmark gives up
 
 
 def payloads(prefix: str, cwd: str, sessions: int) -> Iterator[tuple[bytes, bool]]:
@@ -69,7 +72,10 @@ def payloads(prefix: str, cwd: str, sessions: int) -> Iterator[tuple[bytes, bool
 
 def timed(cmd: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[float, bytes]:
     start = time.perf_counter()
-    done = subprocess.run(cmd, input=stdin, env=env, capture_output=True, check=False)
+    # bounded: a hook that hangs ends the benchmark with its reason, not a wait forever
+    done = subprocess.run(
+        cmd, input=stdin, env=env, capture_output=True, check=False, timeout=CALL_TIMEOUT
+    )
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{cmd} exited {done.returncode}: {done.stderr[-400:]!r}")
@@ -135,6 +141,7 @@ def import_profile(env: dict[str, str], stdin: bytes) -> str:
         env=env,
         capture_output=True,
         check=False,
+        timeout=CALL_TIMEOUT,
     )
     rows = []
     for line in done.stderr.decode().splitlines():
@@ -145,14 +152,8 @@ def import_profile(env: dict[str, str], stdin: bytes) -> str:
     return ", ".join(f"{name} {us / 1000:.1f}" for us, name in top)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--rounds", type=int, default=60, help="samples per process variant")
-    ap.add_argument("--http", type=int, default=300, help="HTTP requests per variant")
-    ap.add_argument("--sessions", type=int, default=20)
-    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
-    args = ap.parse_args()
-
+def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], str]:
+    """Every variant's samples, interleaved in one run, and the import profile."""
     tmp = Path(tempfile.mkdtemp(prefix="clh-bench-"))
     project = tmp / "project"
     project.mkdir()
@@ -202,6 +203,22 @@ def main() -> int:
         proc.wait(15)
         shutil.rmtree(tmp, ignore_errors=True)
 
+    return samples, profile
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rounds", type=int, default=60, help="samples per process variant")
+    ap.add_argument("--http", type=int, default=300, help="HTTP requests per variant")
+    ap.add_argument("--sessions", type=int, default=20)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    ap.add_argument("--part-timeout", type=float, default=900.0, help="seconds for the run")
+    args = ap.parse_args()
+
+    measured = part("hook and HTTP latency", lambda: measure(args), args.part_timeout)
+    if measured is None:
+        return 1
+    samples, profile = measured
     base = statistics.median(samples["bare python -c pass"])
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cpus, SQLite store, offline rules judge"

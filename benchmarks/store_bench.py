@@ -8,7 +8,9 @@ Snapshots are file writes outside the store and are not included.
     python benchmarks/store_bench.py --decisions 50000 --sessions 2000 --redis redis://host:6379/0
 
 Targets: SQLite in one process >= 2,000 decisions/s; Redis with 4 worker processes faster
-than with one. Redis keys go under a unique prefix and are deleted afterwards.
+than with one. Redis keys go under a unique prefix and are deleted afterwards. Each
+measurement is a part with its own time limit (`--part-timeout`): a part that fails (no
+Redis server) or runs out of time is reported as skipped, with the reason.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from parts import part
+
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.verdict import Verdict
-from coachloop.store import StoreError, open_store
+from coachloop.store import open_store
 from coachloop.supervisor.writes import record_human, record_stop
 
 STATUS = Verdict(
@@ -59,9 +63,14 @@ def drive(
 
 def _worker(args: tuple[str, str, int, int, int, Any, Any]) -> None:
     target, prefix, worker, sessions, decisions, barrier, results = args
-    open_store(target, prefix=prefix).close()  # connect (and import) before the clock starts
+    try:
+        open_store(target, prefix=prefix).close()  # connect (and import) before the clock
+    except Exception as exc:  # tell the parent at once instead of leaving it waiting
+        barrier.abort()
+        results.put(("error", f"{type(exc).__name__}: {exc}"))
+        return
     barrier.wait()
-    results.put(drive(target, prefix, worker, sessions, decisions))
+    results.put(("ok", drive(target, prefix, worker, sessions, decisions)))
 
 
 def run_parallel(target: str, prefix: str, workers: int, sessions: int, decisions: int) -> float:
@@ -78,7 +87,14 @@ def run_parallel(target: str, prefix: str, workers: int, sessions: int, decision
     ]
     for p in procs:
         p.start()
-    spans: list[tuple[float, float]] = [results.get(timeout=600) for _ in procs]
+    spans: list[tuple[float, float]] = []
+    for _ in procs:
+        status, value = results.get(timeout=600)
+        if status != "ok":
+            for p in procs:
+                p.kill()
+            raise RuntimeError(value)
+        spans.append(value)
     for p in procs:
         p.join()
     wall = max(e for _, e in spans) - min(s for s, _ in spans)
@@ -102,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="Redis URL ('' to skip)")
     ap.add_argument("--workers", default="1,4", help="Redis worker counts to compare")
     ap.add_argument("--repeat", type=int, default=3, help="best of N runs (shared machines)")
+    ap.add_argument(
+        "--part-timeout", type=float, default=300.0, help="seconds each measurement may take"
+    )
     args = ap.parse_args(argv)
     n: int = args.decisions
     sessions: int = args.sessions
@@ -111,31 +130,43 @@ def main(argv: list[str] | None = None) -> int:
         start, end = drive(db, "", 0, sessions, n)
         return n / (end - start)
 
+    limit: float = args.part_timeout
     rows: list[tuple[str, float]] = []
+    print(f"coachloop store benchmark: {n} decisions over {sessions} sessions, best of {len(runs)}")
     with tempfile.TemporaryDirectory() as tmp:
         dbs = [str(Path(tmp) / f"bench{i}.db") for i in runs]
-        rows.append(("SQLite, 1 process", max(one_sqlite(db) for db in dbs)))
-        four = max(run_parallel(db + "-4", "", 4, sessions, n) for db in dbs)
-        rows.append(("SQLite, 4 processes (one file)", four))
+        one = part("SQLite, 1 process", lambda: max(one_sqlite(db) for db in dbs), limit)
+        if one is not None:
+            rows.append(("SQLite, 1 process", one))
+        name = "SQLite, 4 processes (one file)"
+        four = part(
+            name, lambda: max(run_parallel(db + "-4", "", 4, sessions, n) for db in dbs), limit
+        )
+        if four is not None:
+            rows.append((name, four))
     redis_rates: dict[int, float] = {}
     if args.redis:
         prefix = f"coachloop-bench-{uuid.uuid4().hex[:8]}"
         try:
             for w in (int(x) for x in args.workers.split(",")):
-                rates = [
-                    run_parallel(args.redis, f"{prefix}-{w}-{i}", w, sessions, n) for i in runs
-                ]
-                redis_rates[w] = max(rates)
-                rows.append((f"Redis, {w} worker{'s' if w > 1 else ''}", redis_rates[w]))
-        except StoreError as exc:
-            print(f"Redis skipped: {exc}", file=sys.stderr)
-        finally:
-            _clean_redis(args.redis, prefix)
+                name = f"Redis, {w} worker{'s' if w > 1 else ''}"
 
-    print(f"coachloop store benchmark: {n} decisions over {sessions} sessions, best of {len(runs)}")
+                def best(w: int = w) -> float:
+                    return max(
+                        run_parallel(args.redis, f"{prefix}-{w}-{i}", w, sessions, n) for i in runs
+                    )
+
+                rate = part(name, best, limit)
+                if rate is None:
+                    break  # the next worker count would fail (or hang) the same way
+                redis_rates[w] = rate
+                rows.append((name, rate))
+        finally:
+            part("Redis clean-up", lambda: _clean_redis(args.redis, prefix), 30)
+
     for name, rate in rows:
         print(f"  {name:<32} {rate:>10,.0f} decisions/s")
-    sqlite_rate = rows[0][1]
+    sqlite_rate = next((rate for name, rate in rows if name == "SQLite, 1 process"), 0.0)
     ok = sqlite_rate >= SQLITE_TARGET
     print(
         f"  SQLite 1 process / target {SQLITE_TARGET:,.0f}: {sqlite_rate / SQLITE_TARGET:.1f}x"

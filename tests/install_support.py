@@ -27,6 +27,7 @@ CLAUDE_EVENTS = [
     "SessionStart",
     "SessionEnd",
     "PostToolUse",
+    "PreToolUse",
 ]
 
 

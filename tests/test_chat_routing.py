@@ -141,8 +141,13 @@ def test_commands_list_show_stop_and_continue_sessions(
     status = next(a for a in answers if a.startswith("session: sess-alpha-1"))
     assert "auto-continues: 0/3" in status and "queued replies: 1" in status
     assert any("matches several sessions" in a for a in answers)
-    assert any("sess-alp marked done; 1 queued turn(s) dropped" in a for a in answers)
-    assert sup.reads.get_session("sess-alpha-1").status == "done"
+    stopping = "sess-alp stops at its next tool call or stop; 1 queued item(s) dropped."
+    assert any(stopping in a for a in answers)
+    assert wait(lambda: sup.reads.get_session("sess-alpha-1").stop_requested is None)
+    last = sup.reads.timeline("sess-alpha-1")[-1]
+    assert last.source == "stopped" and last.why.endswith(
+        "The turn ended on its own, before the stop."
+    )
     # the queued "and 8443" was dropped; /continue resumed beta with "continue"
     assert agent.calls == [(project, "8080", "sess-alpha-1"), (project, "continue", "sess-beta-2")]
     assert human_records(sup, "sess-beta-2") == [("chat", "continue")]

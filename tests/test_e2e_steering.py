@@ -136,3 +136,37 @@ def test_say_to_an_idle_session_queues_nothing_and_names_the_resume_command(
     assert done.returncode == 1 and "not running a turn" in done.stdout
     assert f"coachloop run --resume {session}" in done.stdout
     assert say(sandbox, "no-such-session", STEER).returncode == 2
+
+
+def test_a_stop_request_ends_the_running_turn_before_its_next_tool_call(tmp_path: Path) -> None:
+    sandbox = Sandbox(tmp_path)
+    marker = sandbox.project / "ran.txt"
+
+    def stop_requested(body: dict[str, Any]) -> ScriptItem:
+        sup = sandbox.supervisor()
+        try:
+            (state,) = sup.reads.list_sessions()
+            sup.request_stop(state.session_id)
+        finally:
+            sup.close()
+        return tool_use("Bash", {"command": f"touch {marker}"})
+
+    script = [text(HEDGE), stop_requested, text("I kept going anyway.")]
+    with ScriptedModel(script, side_call="Title") as model:
+        judged = sandbox.runner(model).run(PROMPT)
+        requests = model.model_requests
+    session = judged.turn.session_id
+    assert not marker.exists()  # the tool never ran
+    assert len(requests) == 2  # and the model was not asked again
+    notes = [e.text for e in sandbox.outbox(session) if e.kind == "notice"]
+    assert notes == [
+        "[coachloop] Stopped as you asked (/stop). The turn ended before a tool call (Bash)."
+    ]
+    store = sandbox.store()
+    try:
+        state = store.get_session(session)
+    finally:
+        store.close()
+    assert state.stop_requested is None  # consumed once
+    assert judged.by == "hook" and judged.decision.kind == "deliver"  # adopted, not an error
+    assert [r.decision for r in sandbox.stops(session)] == ["continue"]

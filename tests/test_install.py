@@ -92,7 +92,8 @@ def test_foreign_hooks_and_settings_are_kept_and_uninstall_restores_them(project
     stop = data["hooks"]["Stop"]
     assert stop[0] == FOREIGN_CLAUDE["hooks"]["Stop"][0]  # theirs first, untouched
     assert stop[1] == {"hooks": [{"type": "command", "command": ours(), "timeout": 30}]}
-    assert data["hooks"]["PreToolUse"] == FOREIGN_CLAUDE["hooks"]["PreToolUse"]
+    pre = data["hooks"]["PreToolUse"]  # theirs first, untouched; ours (for /stop) after
+    assert pre[0] == FOREIGN_CLAUDE["hooks"]["PreToolUse"][0] and len(pre) == 2
     assert data["hooks"]["Notification"][0] == FOREIGN_CLAUDE["hooks"]["Notification"][0]
     assert len(data["hooks"]["Notification"]) == 2
 

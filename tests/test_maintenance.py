@@ -60,7 +60,13 @@ def test_session_pages_walk_every_session_once_newest_first(
         store.close()
 
 
-def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(tmp_path: Path) -> None:
+@pytest.mark.parametrize("seconds", [0.0, 1e-9])
+def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seconds: float
+) -> None:
+    from coachloop.supervisor import maintenance
+
+    monkeypatch.setattr(maintenance, "STEP_SECONDS", seconds)  # 1e-9: one session a step
     clock = [T0]
     sup = Supervisor(
         SQLiteStore(tmp_path / "c.db"), snapshot_root=tmp_path / "s", clock=lambda: clock[0]
@@ -76,7 +82,11 @@ def test_a_stop_never_runs_maintenance_and_each_step_is_bounded(tmp_path: Path) 
         steps.append(sorted(a.session_id for a in done.alerts))
         if not sup.maintaining:
             break
-    assert steps == [["q5", "q6"], ["q2", "q3", "q4"], ["q0", "q1"]]
+    if seconds:
+        assert [s for s in steps if s] == [["q6"], ["q5"], ["q4"], ["q3"], ["q2"], ["q1"], ["q0"]]
+        assert len(steps) == 8  # "late" (newest) raised nothing: one session per step
+    else:
+        assert steps == [["q5", "q6"], ["q2", "q3", "q4"], ["q0", "q1"]]
     assert sup.maintain(budget=3).alerts == []  # the next walk waits for its interval
     sup.close()
 

@@ -21,7 +21,7 @@ Events (field `hook_event_name`; every payload has `session_id`, `cwd`,
 - PostToolUse: a tool call ended inside a running turn: the human's queued messages, if
   any, are added to the turn (`context_reply`: `hookSpecificOutput.additionalContext`).
 - PreToolUse: a tool call is about to run: a pending `/stop` ends the turn there
-  (`halt_reply`: `{"continue": false, "stopReason": …}`).
+  (`halt_reply`: the call denied, and `{"continue": false, "stopReason": …}`).
 
 Any other event is ignored (None). A payload without a usable session id or event name
 raises `PayloadError`. Reply: `{"decision": "block", "reason": …}` within 10,000 chars.
@@ -140,5 +140,18 @@ def context_reply(text: str) -> bytes:
 
 
 def halt_reply(note: str) -> bytes:
-    """The PreToolUse reply that ends the turn before the tool runs, saying why."""
-    return p.fit_reply(note, lambda t: {"continue": False, "stopReason": t})
+    """The PreToolUse reply that refuses the tool call and ends the turn, saying why
+    (`continue: false` alone ends the turn only after the tool ran: seen with Claude
+    Code 2.1.3xx, so the call is denied too)."""
+    return p.fit_reply(
+        note,
+        lambda t: {
+            "continue": False,
+            "stopReason": t,
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": t,
+            },
+        },
+    )

@@ -50,6 +50,7 @@ HOOK_EVENTS = (
     "SessionStart",
     "SessionEnd",
     "PostToolUse",
+    "PreToolUse",
 )
 # Variables that could carry real credentials or redirect Claude Code elsewhere.
 _SCRUBBED = (

@@ -17,6 +17,9 @@ back with (None: let it stop). Per action:
   coaching).
 - "tool": a tool call ended in a running turn; returns the human's queued messages
   (`coachloop.supervisor.steering`) to add to the turn, or None.
+- "pretool": a tool call is about to run; when the human asked to stop (`/stop`), the
+  turn ends here (returns the note; `supervisor.stopping`), else None. A stop of a
+  session marked to stop is decided but never continued (`policy.decide`).
 - "notice", "start", "end": see `coachloop.agents.lifecycle`.
 
 At a stop of the main agent, messages the human queued during the turn come first: the
@@ -83,6 +86,8 @@ def run(hook: Hook) -> str | None:
         return _stop(ctx, hook, project)
     if hook.action == "tool":
         return _tool(ctx, hook)
+    if hook.action == "pretool":
+        return _pretool(ctx, hook)
     if hook.action == "prompt":
         _prompt(ctx, hook, project)
     elif hook.action == "notice":
@@ -183,6 +188,17 @@ def _tool(ctx: Opened, hook: Hook) -> str | None:
         return None  # the common case: one read, nothing written
     where = f"after a tool call ({hook.detail})" if hook.detail else "after a tool call"
     return ctx.supervisor.steer_mid_turn(hook.session_id, where).text or None
+
+
+def _pretool(ctx: Opened, hook: Hook) -> str | None:
+    state = ctx.supervisor.state(hook.session_id)
+    if state is None or state.stop_requested is None:
+        return None
+    where = f"before a tool call ({hook.detail})" if hook.detail else "before a tool call"
+    note = ctx.supervisor.stop_now(hook.session_id, where)
+    if note is not None:
+        delivery.announce(hook.session_id, hook.agent, hook.cwd, [("notice", note)])
+    return note
 
 
 # --- human prompts, notices, session start and end -----------------------------------

@@ -31,6 +31,7 @@ from typing import IO, Any, TypedDict, Unpack
 from coachloop.agents.claude_env import ALLOWED_TOOLS, find_claude
 from coachloop.agents.turn import (
     AfterResult,
+    TurnCancelled,
     TurnError,
     TurnResult,
     TurnTimeoutError,
@@ -147,6 +148,24 @@ class ClaudeCode(ClaudeRunnerBase):
     ) -> None:
         super().__init__(project, **options)
         self.extra_args = tuple(extra_args)
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._events: list[dict[str, Any]] = []
+        self._cancelled = threading.Event()
+
+    @property
+    def session_id(self) -> str | None:
+        """The session of the turn running now (once the agent announced it)."""
+        return session_of(self._events) or None
+
+    def cancel(self) -> bool:
+        """End the running turn now (the agent and its hooks are killed); its `run_turn`
+        raises `TurnCancelled`. False when no turn runs. Safe from any thread."""
+        proc = self._proc
+        if proc is None or proc.poll() is not None:
+            return False
+        self._cancelled.set()
+        _kill(proc)
+        return True
 
     def command(self, resume: str | None = None) -> list[str]:
         """The command line of one turn (the prompt goes to stdin)."""
@@ -183,6 +202,8 @@ class ClaudeCode(ClaudeRunnerBase):
         except OSError as exc:  # no such binary or directory, not executable, ...
             raise TurnError(f"cannot start {cmd[0]} in {self.project}: {exc}") from exc
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        self._proc, self._events = proc, []
+        self._cancelled.clear()
         lines: queue.Queue[bytes | None] = queue.Queue()
         err: list[bytes] = []
         readers = [
@@ -191,7 +212,7 @@ class ClaudeCode(ClaudeRunnerBase):
         ]
         for reader in readers:
             reader.start()
-        events: list[dict[str, Any]] = []
+        events = self._events
         try:
             proc.stdin.write(json.dumps(user_message(prompt)).encode() + b"\n")
             proc.stdin.flush()
@@ -220,6 +241,10 @@ class ClaudeCode(ClaudeRunnerBase):
             reader.join(timeout=1)
         if turn is None:
             stderr = b"".join(err).decode(errors="replace")[-_STDERR_TAIL:]
+            if self._cancelled.is_set():
+                raise TurnCancelled(
+                    "the turn was cancelled", session_id=session_of(events), events=tuple(events)
+                )
             raise TurnError(
                 f"Claude Code exited with status {proc.returncode} without a result"
                 + (f": {stderr.strip()}" if stderr.strip() else ""),

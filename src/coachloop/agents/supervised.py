@@ -8,6 +8,8 @@ exactly once:
   hooks before it reports the result). The runner adopts the decision recorded in the
   store for this session since the turn started (same final text; for a failed turn,
   the StopFailure record) instead of recording the stop twice.
+- A turn our PreToolUse hook ended on the human's request (`/stop`: no Stop hook runs,
+  the result is empty) is adopted as delivered, with the stop's note.
 - Otherwise the runner records the prompt as the human's message (unless `human=False`:
   e.g. a coaching message a loop sends back) and then judges and decides the result
   itself, its claims checked against the turn's record read from the agent's stream
@@ -78,8 +80,9 @@ def _verdict(record: EventRecord) -> Verdict:
 def _decision(record: EventRecord) -> Decision:
     from coachloop.core.session import Decision
 
-    kind = record.decision or "drop"
-    return Decision(kind, "" if kind == "drop" else record.message, record.why, record.notices)  # type: ignore[arg-type]
+    kind = record.decision or ("deliver" if record.kind == "status" else "drop")
+    text = record.why if record.kind == "status" else record.message
+    return Decision(kind, "" if kind == "drop" else text, record.why, record.notices)  # type: ignore[arg-type]
 
 
 def _with_record(item: JudgeInput, turn: TurnResult, prompt: str | None) -> JudgeInput:
@@ -90,6 +93,13 @@ def _with_record(item: JudgeInput, turn: TurnResult, prompt: str | None) -> Judg
     if turn.is_error or not any(e.get("type") == "assistant" for e in turn.events):
         return item
     return attach(item, claude_stream(turn.events, prompt=prompt))
+
+
+def _stopped(record: EventRecord) -> Verdict:
+    """The verdict shown for a turn our hook ended on the human's request (`/stop`)."""
+    from coachloop.core.verdict import Verdict
+
+    return Verdict("blocker", 1.0, record.why, "signal")
 
 
 def _is_error(record: EventRecord) -> bool:
@@ -199,9 +209,12 @@ class SupervisedRunner:
 
     def _adopt(self, turn: TurnResult, records: list[EventRecord]) -> JudgedTurn | None:
         from coachloop.redaction import redact
+        from coachloop.supervisor.stopping import STOPPED
 
         final = redact(turn.result).strip()  # the hook stored the stop redacted
         for record in reversed(records):
+            if record.kind == "status" and record.source == STOPPED and not final:
+                return JudgedTurn(turn, _stopped(record), _decision(record), record.id, "hook")
             if record.kind != "stop" or record.verdict is None:
                 continue
             if _is_error(record) if turn.is_error else record.text.strip() == final:

@@ -53,6 +53,10 @@ class TurnError(RuntimeError):
         self.stderr = stderr
 
 
+class TurnCancelled(TurnError):  # noqa: N818 - reads as a sentence
+    """The turn was cancelled while it ran (`ClaudeCode.cancel`, e.g. the human's /stop)."""
+
+
 class TurnTimeoutError(TurnError, TimeoutError):
     """The turn did not finish within its time limit; the agent process was killed.
     It is also a `TimeoutError`."""

@@ -16,12 +16,14 @@ the supervisor; tests may pass any object with the same method.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from coachloop.agents.runner import ClaudeCode
     from coachloop.supervisor import Supervisor
 
 
@@ -36,7 +38,8 @@ class TurnOutcome(Protocol):
 
 
 class ChatAgent(Protocol):
-    """Runs one agent turn; blocking (the bridge calls it in a worker thread)."""
+    """Runs one agent turn; blocking (the bridge calls it in a worker thread). An agent
+    may also offer `cancel(session_id) -> bool` (ends that session's running turn)."""
 
     def run_turn(
         self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
@@ -68,26 +71,63 @@ class RunnerAgent:
     limit of one turn in seconds. The human's message is recorded by the bridge before a
     resume; for a new session the runner records the prompt unless our hook did. When no
     hook ran and the runner decides "continue", the session is resumed with the coaching
-    (the policy's cap ends that; `MAX_RUNNER_CONTINUES` bounds it regardless).
+    (the policy's cap ends that; `MAX_RUNNER_CONTINUES` bounds it regardless). Messages
+    the human queued during the turn that no hook handed to the agent (see
+    `coachloop.supervisor.steering`) resume the session once the turn ends.
     """
 
     settings: Path | str | Mapping[str, Any] | None = None
     env: Mapping[str, str] | None = None
     timeout: float = 600.0
+    _live: dict[int, tuple[ClaudeCode, str | None]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _lock: threading.Lock = field(default_factory=threading.Lock, compare=False, repr=False)
+
+    def cancel(self, session_id: str) -> bool:
+        """End the running turn of `session_id` (its Claude Code process is killed);
+        False when none of this agent's turns runs for it."""
+        with self._lock:
+            live = list(self._live.values())
+        hits = [a for a, resumed in live if session_id in (resumed, a.session_id)]
+        return any([a.cancel() for a in hits])
 
     def run_turn(
         self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
     ) -> TurnOutcome:
         from coachloop.agents.runner import ClaudeCode
-        from coachloop.agents.supervised import SupervisedRunner
 
         agent = ClaudeCode(project_dir, settings=self.settings, env=self.env, timeout=self.timeout)
+        with self._lock:
+            self._live[id(agent)] = (agent, resume)
+        try:
+            return self._turns(agent, project_dir, prompt, resume, supervisor)
+        finally:
+            with self._lock:
+                self._live.pop(id(agent), None)
+
+    def _turns(
+        self,
+        agent: ClaudeCode,
+        project_dir: Path,
+        prompt: str,
+        resume: str | None,
+        supervisor: Supervisor,
+    ) -> TurnOutcome:
+        from coachloop.agents.supervised import SupervisedRunner
+
         runner = SupervisedRunner(agent, project_dir, supervisor=supervisor)
         judged = runner.run(prompt, resume=resume, human=resume is None)
         for _ in range(MAX_RUNNER_CONTINUES):
+            session = judged.turn.session_id
+            # Messages the human queued while the turn ran, that no hook handed over
+            # (no hook inside the agent, or they came after its last stop): next turn.
+            taken = supervisor.steer_mid_turn(session, "after the turn ended") if session else None
+            if taken is not None and taken.text:
+                judged = runner.run(taken.text, resume=session, human=False)
+                continue
             if judged.by != "runner" or judged.decision.kind != "continue":
                 break
             # No hook inside the agent: the runner's "continue" is ours to carry out.
-            session = judged.turn.session_id
             judged = runner.run(judged.decision.text, resume=session, human=False)
         return judged.turn

@@ -14,9 +14,9 @@ HELP = (
     "Send a new message to start a session in this chat's project.\n\n"
     "/sessions — the sessions of this chat\n"
     "/status SESSION — where a session stands\n"
-    "/stop SESSION — drop its queued turns and mark it done\n"
+    "/stop SESSION — end its running turn at the next tool call or stop (else mark it done)\n"
     "/continue SESSION [text] — resume it (with “continue” or your text)\n\n"
-    "SESSION is an id or its first characters."
+    "SESSION is an id or its first characters; in a reply to a session's message, leave it out."
 )
 MAX_LISTED = 15
 

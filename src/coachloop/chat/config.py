@@ -13,6 +13,7 @@
     max_parts = 4                    # longer deliveries are sent as a document
     poll_timeout = 10.0              # getUpdates long-poll seconds
     outbox_interval = 1.0            # seconds between outbox checks
+    stop_grace = 10.0                # /stop: seconds before the bridge's running turn is cancelled
     token_file = "~/.coachloop/telegram.token"   # or token = "..." (file must be 0600)
 
     [telegram.chats]
@@ -60,6 +61,7 @@ class BridgeConfig:
     poll_timeout: float = 10.0
     outbox_interval: float = 1.0
     max_retries: int = 3
+    stop_grace: float = 10.0
     state_path: Path | None = None
 
     @property
@@ -178,4 +180,5 @@ def load_config(env: dict[str, str] | None = None, path: Path | None = None) -> 
         max_parts=int(_number(table, "max_parts", 4, str(source))) or 1,
         poll_timeout=_number(table, "poll_timeout", 10.0, str(source)),
         outbox_interval=_number(table, "outbox_interval", 1.0, str(source)) or 0.05,
+        stop_grace=_number(table, "stop_grace", 10.0, str(source)),
     )

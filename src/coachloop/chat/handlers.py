@@ -2,14 +2,23 @@
 
 1. Anyone not allow-listed (user AND chat) is ignored: no answer, one log line per
    stranger (`AllowList`). This guard runs before every other handler.
-2. A reply to a message the bridge sent is for that message's session: a `HumanMessage`
-   (source "chat") is recorded through the session's supervisor (this resets the
-   auto-continue cap), then the agent is resumed in the session's directory in the
-   background (`Turns`), with the reply as the prompt. The resumed turn's stops are
-   judged by the agent's hooks like any other, and their deliveries come back through
-   the outbox.
-3. Any other text starts a new session in the chat's project (`[telegram.chats]`).
-4. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help.
+2. A reply to a message the bridge sent is for that message's session. While the
+   session's turn runs (the bridge's own turn, or the store says it is running) the reply
+   is queued for it (`Supervisor.steer`): the agent reads it at its next tool call or
+   stop, and the bridge answers "queued". Otherwise a `HumanMessage` (source "chat") is
+   recorded through the session's supervisor (this resets the auto-continue cap), then
+   the agent is resumed in the session's directory in the background (`Turns`), with the
+   reply as the prompt. The resumed turn's stops are judged by the agent's hooks like any
+   other, and their deliveries come back through the outbox.
+3. Any other text is queued for the chat's one running session (a session of the chat's
+   project whose turn runs, active in the last `RECENT` seconds), else it starts a new
+   session in the chat's project (`[telegram.chats]`).
+4. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help
+   (SESSION may be left out in a reply to one of the session's messages). `/stop` of a
+   running session marks it to end its turn at the next tool call or stop (its queued
+   messages are dropped; `Supervisor.request_stop`); the bridge's own headless turn is
+   cancelled if it is still running `stop_grace` seconds later. `/stop` of an idle
+   session marks it done.
 
 Handlers answer briefly (an acknowledgement naming the session); acknowledgements are
 mapped to their session too, so replying to one also reaches the session.
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from pathlib import Path
 from typing import Any
 
@@ -45,22 +55,37 @@ from coachloop.chat.turns import TurnRequest, Turns
 from coachloop.core.events import HumanMessage
 from coachloop.core.session import SessionState
 from coachloop.redaction import redact
+from coachloop.store import UnknownSession
 
 log = logging.getLogger("coachloop.chat.handlers")
 Context = ContextTypes.DEFAULT_TYPE
+RECENT = 900.0  # seconds: a "running" session quiet for longer is not steered by default
 
 
 class ChatHandlers:
     """The bridge's update handlers (see the module docstring)."""
 
     def __init__(
-        self, router: Router, agent: ChatAgent, allow: AllowList, wake: asyncio.Event
+        self,
+        router: Router,
+        agent: ChatAgent,
+        allow: AllowList,
+        wake: asyncio.Event,
+        stop_grace: float = 10.0,
     ) -> None:
         self.router = router
+        self.stop_grace = stop_grace
+        self._timers: set[asyncio.Task[None]] = set()
         self.allow = allow
         self.wake = wake
         self.turns = Turns(agent, self._turn_done)
         self.app: Application[Any, Any, Any, Any, Any, Any] | None = None
+
+    async def close(self) -> None:
+        """Cancel pending /stop timers, then close the turns (see `Turns.close`)."""
+        for timer in list(self._timers):
+            timer.cancel()
+        await self.turns.close()
 
     def install(self, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         self.app = app
@@ -127,6 +152,10 @@ class ChatHandlers:
                 return
             await self.resume(chat_id, found[0], found[1], msg.text, msg.message_id)
             return
+        running = self._running_in(chat_id)
+        if running is not None:
+            await self.resume(chat_id, running[0], running[1], msg.text, msg.message_id)
+            return
         project = self.router.project_of(chat_id)
         if project is None:
             await self._say(
@@ -165,6 +194,8 @@ class ChatHandlers:
                 reply_to,
             )
             return
+        if await self._steer(chat_id, session_id, source, text, reply_to):
+            return
         state = source.state(session_id)
         source.supervisor.on_human(
             HumanMessage(
@@ -189,6 +220,45 @@ class ChatHandlers:
         if ack is not None:
             self.router.ledger.note_message(chat_id, ack.message_id, session_id, source.key)
 
+    def _running_in(self, chat_id: int) -> tuple[str, Source] | None:
+        """The one session of this chat whose turn runs (None: none, or several)."""
+        now = time.time()
+        found = []
+        for state, src in self.router.sessions(chat_id):
+            busy = self.turns.busy(state.session_id)
+            recent = state.status == "running" and now - state.updated_at < RECENT
+            if busy or (busy is None and recent):
+                found.append((state.session_id, src))
+        return found[0] if len(found) == 1 else None
+
+    async def _steer(
+        self, chat_id: int, session_id: str, source: Source, text: str, reply_to: int | None
+    ) -> bool:
+        """Queue `text` for the session when its turn runs; True when it was queued (or
+        had been), answered in the chat; False when the session is idle."""
+        from coachloop.supervisor.steering import SteeringError
+
+        busy = self.turns.busy(session_id)
+        key = f"tg:{chat_id}:{reply_to}" if reply_to is not None else f"tg:{chat_id}:{time.time()}"
+        try:
+            outcome = source.supervisor.steer(session_id, text, key=key, running=busy)
+        except (SteeringError, UnknownSession):
+            return False
+        if outcome == "idle":
+            return False
+        sid = escape(short_id(session_id))
+        answer = {
+            "queued": f"⏸ queued for <code>{sid}</code>: the agent reads it at its next step",
+            "duplicate": f"⏸ already queued for <code>{sid}</code>",
+            "full": f"⚠️ <code>{sid}</code> has too many queued messages; wait for it to stop",
+        }[outcome]
+        self.router.ledger.bind(session_id, chat_id, source.key)
+        self.wake.set()
+        ack = await self._say(chat_id, answer, reply_to)
+        if ack is not None:
+            self.router.ledger.note_message(chat_id, ack.message_id, session_id, source.key)
+        return True
+
     async def _turn_done(
         self, request: TurnRequest, outcome: TurnOutcome | None, error: BaseException | None
     ) -> None:
@@ -198,7 +268,11 @@ class ChatHandlers:
             ledger.bind(sid, request.chat_id, request.store, str(request.project_dir))
             if request.ack is not None:
                 ledger.note_message(request.chat_id, request.ack, sid, request.store)
-        if error is not None:
+        from coachloop.agents.turn import TurnCancelled
+
+        if isinstance(error, TurnCancelled):
+            await self._say(request.chat_id, "⏹ the running turn was cancelled", request.reply_to)
+        elif error is not None:
             await self._say(
                 request.chat_id,
                 f"⚠️ the agent turn failed: <code>{escape(redact(str(error))[:500])}</code>",
@@ -227,6 +301,13 @@ class ChatHandlers:
         if chat is None:
             return None
         name = context.args[0] if context.args else ""
+        msg = update.effective_message
+        replied = msg.reply_to_message if msg is not None else None
+        if not name and replied is not None:
+            hit = self.router.replied_session(chat.id, replied.message_id)
+            state = hit[1].state(hit[0]) if hit is not None else None
+            if hit is not None and state is not None:
+                return state, hit[1]
         if not name:
             await self._say(chat.id, "Name a session: an id or its first characters (/sessions).")
             return None
@@ -243,7 +324,8 @@ class ChatHandlers:
         state, source = found
         sid = state.session_id
         cap = source.supervisor.policy.max_auto_continues
-        text = commands.status_text(state, self.turns.running(sid), self.turns.queued(sid), cap)
+        queued = self.turns.queued(sid) + len(state.steering)
+        text = commands.status_text(state, self.turns.running(sid), queued, cap)
         await self._say(update.effective_chat.id, text)
 
     async def _stop(self, update: Update, context: Context) -> None:
@@ -251,18 +333,35 @@ class ChatHandlers:
         if found is None or update.effective_chat is None:
             return
         state, source = found
-        dropped = self.turns.stop(state.session_id)
-        source.supervisor.set_status(state.session_id, "done", "stopped from the chat")
-        running = (
-            " Its running turn finishes its current step."
-            if self.turns.running(state.session_id)
-            else ""
-        )
+        sid = state.session_id
+        dropped = self.turns.stop(sid)
+        busy = self.turns.busy(sid)
+        name = f"<code>{escape(short_id(sid))}</code>"
+        if not (busy or (busy is None and state.status == "running")):
+            source.supervisor.set_status(sid, "done", "stopped from the chat")
+            await self._say(
+                update.effective_chat.id, f"⏹ {name} marked done; {dropped} queued turn(s) dropped."
+            )
+            return
+        dropped += source.supervisor.request_stop(sid)
         await self._say(
             update.effective_chat.id,
-            f"⏹ <code>{escape(short_id(state.session_id))}</code> marked done;"
-            f" {dropped} queued turn(s) dropped.{running}",
+            f"⏹ {name} stops at its next tool call or stop; {dropped} queued item(s) dropped.",
         )
+        if busy:
+            timer = asyncio.get_running_loop().create_task(self._cancel_later(sid, source))
+            self._timers.add(timer)
+            timer.add_done_callback(self._timers.discard)
+
+    async def _cancel_later(self, session_id: str, source: Source) -> None:
+        """Cancel the bridge's own running turn of a session asked to stop, when its hooks
+        have not ended it within `stop_grace` seconds (e.g. a long model call)."""
+        await asyncio.sleep(self.stop_grace)
+        state = source.state(session_id)
+        if state is None or state.stop_requested is None or not self.turns.cancel(session_id):
+            return
+        source.supervisor.stop_now(session_id, "when its running turn was cancelled")
+        self.wake.set()
 
     async def _continue(self, update: Update, context: Context) -> None:
         found = await self._one(update, context)

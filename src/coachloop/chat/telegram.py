@@ -186,7 +186,9 @@ class Bridge:
         if not self.config.allowed:
             log.warning("COACHLOOP_TELEGRAM_ALLOWED is empty: every incoming message is ignored")
         app = self.application()
-        handlers = ChatHandlers(self.router, self.agent, self.allow, self.wake)
+        handlers = ChatHandlers(
+            self.router, self.agent, self.allow, self.wake, stop_grace=self.config.stop_grace
+        )
         handlers.install(app)
         pump = OutboxPump(
             self.router,
@@ -209,7 +211,7 @@ class Bridge:
             try:
                 await self._deliver(pump, stop)
             finally:
-                await handlers.turns.close()
+                await handlers.close()
                 await app.updater.stop()
                 await app.stop()
 

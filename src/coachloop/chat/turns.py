@@ -3,9 +3,10 @@
 Polling must never wait for an agent: `Turns.submit` schedules the turn and returns at
 once. Turns of one session run one after another (an agent session cannot be resumed
 twice at the same time); turns of different sessions run in parallel, in worker threads
-(`ChatAgent.run_turn` blocks). `stop(session)` drops the session's queued turns; a turn
-already running finishes (the agent's own hooks decide what happens at its stops).
-When a turn ends, `on_done(request, outcome, error)` runs on the event loop.
+(`ChatAgent.run_turn` blocks). `stop(session)` drops the session's queued turns; `cancel`
+ends its running turn when the agent offers `cancel` (the headless runner does).
+When a turn ends, messages queued for its session that the agent never took start its
+next turn, and `on_done(request, outcome, error)` runs on the event loop.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from coachloop.chat.agent import ChatAgent, TurnOutcome
@@ -52,6 +53,7 @@ class Turns:
         self._locks: dict[str, asyncio.Lock] = {}
         self._queued: dict[str, set[asyncio.Task[None]]] = {}
         self._running: set[str] = set()
+        self._ran: set[str] = set()  # sessions whose turns this bridge ran
         self._tasks: set[asyncio.Task[None]] = set()
         self._new = itertools.count(1)
 
@@ -68,9 +70,28 @@ class Turns:
         """True while a turn of `session_id` runs."""
         return session_id in self._running
 
+    def busy(self, session_id: str) -> bool | None:
+        """Whether a turn of `session_id` runs, as far as this bridge knows: True while
+        one runs, False once a turn it ran has ended, None for a session it never ran
+        (a terminal session: the store's status tells)."""
+        if session_id in self._running:
+            return True
+        return False if session_id in self._ran else None
+
     def queued(self, session_id: str) -> int:
         """Turns of `session_id` waiting behind a running one."""
         return len(self._queued.get(session_id, ()))
+
+    def cancel(self, session_id: str) -> bool:
+        """End the session's running turn, when the agent can (`ChatAgent` `cancel`)."""
+        cancel = getattr(self.agent, "cancel", None)
+        if cancel is None or session_id not in self._running:
+            return False
+        try:
+            return bool(cancel(session_id))
+        except Exception:
+            log.exception("cancelling the turn of %s", session_id)
+            return False
 
     def stop(self, session_id: str) -> int:
         """Cancel the session's queued turns; returns how many were dropped."""
@@ -104,10 +125,32 @@ class Turns:
                 log.warning("agent turn in %s failed: %s", request.project_dir, redact(str(exc)))
             finally:
                 self._running.discard(key)
+                self._ran.add(key)
+                if outcome is not None and outcome.session_id:
+                    self._ran.add(outcome.session_id)
+            self._leftovers(request, outcome)
             try:
                 await self.on_done(request, outcome, error)
             except Exception:
                 log.exception("after the agent turn in %s", request.project_dir)
+
+    def _leftovers(self, request: TurnRequest, outcome: TurnOutcome | None) -> None:
+        """Messages queued for the session while its turn ran that the agent never took
+        (no hook took them; or they came after its last stop): they start the next turn.
+        Runs on the event loop right after the turn is marked ended, so a message either
+        was queued before (taken here) or finds the session idle (resumed directly)."""
+        sid = outcome.session_id if outcome is not None and outcome.session_id else request.resume
+        if sid is None:
+            return
+        try:
+            if request.supervisor.stop_now(sid, "on its own, before the stop") is not None:
+                return  # a /stop no hook consumed: the turn is over; nothing more runs
+            taken = request.supervisor.steer_mid_turn(sid, "after the turn ended")
+        except Exception:
+            log.exception("taking the queued messages of %s", sid)
+            return
+        if taken.text:
+            self.submit(replace(request, prompt=taken.text, resume=sid, ack=None))
 
     async def close(self, timeout: float = 5.0) -> None:
         """Cancel queued turns and wait up to `timeout` seconds for running ones; a turn

@@ -25,6 +25,7 @@ log = logging.getLogger("coachloop.supervisor")
 CLEANUP_CLAIM = "cleanup"
 WATCHDOG_CLAIM = "watchdog"
 PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
+STEP_SECONDS = 0.02  # a step of the watchdog walk ends after the session past this
 OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
@@ -79,10 +80,12 @@ class Maintained:
                     self._walking, self._cursor = True, None
             if self._walking:
                 page = self._store.session_page(budget, self._cursor)
-                done.stale = watchdog.sweep(cast("Supervisor", self), page, ts)
+                sup = cast("Supervisor", self)
+                done.stale = watchdog.sweep(sup, page, ts, STEP_SECONDS)
                 done.alerts = done.stale.alerts
-                self._walking = len(page) >= budget
-                self._cursor = (page[-1].updated_at, page[-1].session_id) if page else None
+                read = page[: done.stale.done]
+                self._walking = len(page) >= budget or len(read) < len(page)
+                self._cursor = (read[-1].updated_at, read[-1].session_id) if read else None
             if not self._trimming and (force or ts >= self._next_cleanup):
                 self._next_cleanup = ts + self.cleanup_interval
                 if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):

@@ -21,7 +21,10 @@ Rules, in order:
    the session failed (no auto-continue until a human message), the session already used
    `max_auto_continues` since the last human message (delivered with a cap note), or the
    text is identical to the output continued just before (delivered with a note).
-5. **The stop's context.** A subagent's stop (`SubagentStop`) that would be delivered
+5. **A stop the human asked for** (`/stop`: `SessionState.stop_requested`): decided as
+   above but never continued; what would have been sent back is delivered, the
+   request's note attached, the request consumed.
+6. **The stop's context.** A subagent's stop (`SubagentStop`) that would be delivered
    is dropped instead: its output goes back to its parent agent, not to the human
    (errors are still delivered). A stop that cannot block (`can_block` False, e.g. a
    Codex `notify`) is never continued: what would have been a continuation is delivered,
@@ -196,6 +199,8 @@ def decide(
     `event.session_id` (a new session starts from `SessionState.new`).
     """
     pol = policy or Policy()
+    if state.stop_requested is not None and event.kind != "SubagentStop":
+        return _stopped(state, event, verdict, pol)
     decision, new = _decide(state, event, verdict, pol)
     if event.kind == "SubagentStop":
         if decision.kind != "deliver" or verdict.type == "error" or event.failed:
@@ -213,6 +218,25 @@ def decide(
     text = f"{event.text.rstrip()}\n\n{note}"
     why = f"{decision.why}; delivered instead (the agent cannot be continued)"
     return deliver(text, why, held.notices), held_state
+
+
+def _stopped(
+    state: SessionState, event: StopEvent, verdict: Verdict, policy: Policy
+) -> tuple[Decision, SessionState]:
+    """A stop of a session the human asked to stop (`/stop`, `supervisor.stopping`):
+    decided as usual but never continued (what would have been sent back is delivered),
+    with the request's note attached; the request is consumed."""
+    decision, new = _decide(state, event, verdict, policy)
+    note = f"{state.stop_requested} The turn ended at the agent's stop."
+    if decision.kind == "continue":
+        held, held_state = _decide(state, event, verdict, Policy(max_auto_continues=0))
+        why = f"{decision.why}; not continued: the human asked to stop"
+        text = f"{event.text.rstrip()}\n\n{note}".strip()
+        return deliver(text, why, held.notices), replace(held_state, stop_requested=None)
+    cleared = replace(new, stop_requested=None)
+    if decision.kind == "deliver":
+        return replace(decision, text=f"{decision.text.rstrip()}\n\n{note}"), cleared
+    return replace(decision, notices=(*decision.notices, note)), cleared
 
 
 def _decide(

@@ -34,7 +34,8 @@ from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
 from coachloop.snapshot_pack import pack
 from coachloop.store.records import Life, verdict_dict
-from coachloop.supervisor import steering, watchdog, writes
+from coachloop.supervisor import watchdog, writes
+from coachloop.supervisor.human import HumanDoor
 from coachloop.supervisor.maintenance import Maintained
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
@@ -88,7 +89,7 @@ def retention_days(project: Path | None = None) -> float:
     return value
 
 
-class Supervisor(Maintained):
+class Supervisor(Maintained, HumanDoor):
     """Decides every stop of every session within the policy's caps, and records it.
 
     `snapshot_root` None means `$COACHLOOP_HOME/sessions`; `snapshots_on=False` turns
@@ -267,40 +268,6 @@ class Supervisor(Maintained):
     def close(self) -> None:
         """Release the store."""
         self._store.close()
-
-    def steer(
-        self,
-        session_id: str,
-        text: str,
-        *,
-        key: str,
-        source: str = "chat",
-        running: bool | None = None,
-    ) -> steering.Queued:
-        """Queue a human message for a session whose turn runs ("queued"; also
-        "duplicate", "full"), or "idle" (nothing written: resume it as for any message).
-        See `coachloop.supervisor.steering`."""
-        return steering.queue(
-            self._store, session_id, text, key=key, source=source, running=running
-        )
-
-    def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
-        """Take the queued messages for the running turn (a hook that adds context)."""
-        return steering.take_mid_turn(self._store, session_id, where, self.clock())
-
-    def steer_at_stop(self, event: StopEvent) -> StopResult | None:
-        """At a stop, before judging: the queued messages as the decision to continue
-        with, recorded (None: nothing queued; judge the stop as usual)."""
-        taken, decision = steering.take_at_stop(self._store, event)
-        if decision is None:
-            return None
-        state = self._store.get_session(event.session_id)
-        self._snapshot(
-            event.session_id,
-            "resume",
-            {"event_id": taken.event_id, "stop": event.to_dict(), "injected": taken.text},
-        )
-        return StopResult(taken.event_id, decision, state)
 
     def _written(
         self,

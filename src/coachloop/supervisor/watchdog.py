@@ -67,6 +67,7 @@ class Report:
     alerts: list[Alert] = field(default_factory=list)
     abandoned: list[str] = field(default_factory=list)
     forgotten: list[str] = field(default_factory=list)
+    done: int = 0  # sessions read (`sweep`)
 
 
 def tool_signature(tool: str, tool_input: Mapping[str, Any] | str | None = None) -> str:
@@ -156,12 +157,22 @@ def cleanup_stale(
     return report
 
 
-def sweep(sup: Supervisor, states: Iterable[SessionState], now: float) -> Report:
+def sweep(
+    sup: Supervisor, states: Iterable[SessionState], now: float, seconds: float = 0.0
+) -> Report:
     """`check` and `cleanup_stale` on these sessions only: one page of the walk that
-    `Supervisor.maintain` makes over a store in steps of bounded work."""
+    `Supervisor.maintain` makes over a store in steps of bounded work. With `seconds`,
+    it stops after the session during which that much time went by (`report.done` says
+    how many were read). Between two sessions it lets other threads (a hook call
+    waiting for the store) go first."""
     lim = sup.limits
     report = Report()
+    until = time.perf_counter() + seconds if seconds else None
     for state in states:
+        if until is not None and report.done and time.perf_counter() >= until:
+            break
+        report.done += 1
+        time.sleep(0)  # a stop waiting on the store's lock takes it now, not after the page
         idle = now - state.updated_at
         if idle >= lim.forget_after:
             sup.forget(state.session_id)
