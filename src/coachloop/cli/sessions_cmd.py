@@ -347,6 +347,7 @@ def show(
         older = bool(limit) and len(events) > (limit or 0)
         events = events[1:] if older else events
         lives = store.lifecycle(session_id, 1_000_000) if snapshot_dir is not None else []
+        records = {e.id: e for e in store.timeline(session_id)} if lives else {}
         jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
     except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
@@ -356,7 +357,7 @@ def show(
     if snapshot_dir is not None:
         from coachloop.snapshot_pack import export
 
-        written = export(lives, snapshot_dir)
+        written = export(lives, snapshot_dir, records)
         click.echo(f"Wrote {len(written)} lifecycle record(s) to {snapshot_dir}", err=as_json)
     from coachloop.redaction import redact_value
 
