@@ -215,7 +215,7 @@ def test_doctor_says_why_a_gemini_hook_will_not_run_and_how_to_fix_it(project: P
 
 
 def test_doctor_says_why_a_codex_hook_will_not_run_and_how_to_fix_it(project: Path) -> None:
-    from coachloop.agents.install.codex_trust import handler_hash
+    from coachloop.install.codex_trust import handler_hash
 
     assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
     [project_trust, hook_trust] = problems_of(project, "codex", "project")
@@ -316,7 +316,7 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
     import time
     import urllib.request
 
-    from coachloop.agents.claude_env import offline_env
+    from coachloop.runners.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import claude_print
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from cli_e2e_support import CodexSandbox, GeminiSandbox, Sandbox
-from coachloop.agents.claude_env import offline_env
+from coachloop.runners.claude_env import offline_env
 from coachloop.testing import ScriptedModel, text
 from coachloop.testing.telegram_api import TelegramBotAPI
 from e2e_support import claude_print, git
@@ -114,7 +114,7 @@ def assert_reaches_the_chat_and_the_cli(
     see the question `session` asked in `project`."""
     # The agent's own files list the project: where `coachloop upgrade --scan` and the
     # bridge look for stores that earlier versions kept in projects.
-    known = "from coachloop.agents.install.known import known_projects as k; print(*k())"
+    known = "from coachloop.install.known import known_projects as k; print(*k())"
     listed = subprocess.run(
         [sys.executable, "-c", known], env=env, capture_output=True, text=True, check=True
     )

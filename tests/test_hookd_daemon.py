@@ -115,7 +115,7 @@ def test_idle_timeout_removed_socket_or_home_end_the_daemon(
 def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) -> None:
     import json
 
-    from coachloop.agents.claude_env import hook_settings, offline_env
+    from coachloop.runners.claude_env import hook_settings, offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import CALC, RUN_TESTS, TEST_CALC, claude_print, evidenced
 

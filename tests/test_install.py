@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.install.common import is_our_command, is_our_handler, is_our_url
+from coachloop.install.common import is_our_command, is_our_handler, is_our_url
 from install_support import (
     CLAUDE_EVENTS,
     SCRIPT,
@@ -473,7 +473,7 @@ def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
 def test_real_claude_code_runs_the_installed_hooks_until_uninstalled(
     project: Path, tmp_path: Path
 ) -> None:
-    from coachloop.agents.claude_env import offline_env
+    from coachloop.runners.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import claude_print
 

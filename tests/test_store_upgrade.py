@@ -21,13 +21,13 @@ import pytest
 from click.testing import CliRunner
 
 from coachloop.agents.hook import handle
-from coachloop.agents.install.known import old_stores
 from coachloop.chat.config import BridgeConfig
 from coachloop.chat.ledger import Ledger, store_key
 from coachloop.chat.routing import Router, open_sources
 from coachloop.chat.telegram import Bridge
 from coachloop.cli import cli
 from coachloop.config import home
+from coachloop.install.known import old_stores
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.testing.telegram_api import TelegramBotAPI
 from telegram_support import RecordingAgent, Running, config, wait

@@ -102,7 +102,7 @@ def dashboard(
 
     url = login_url(host, port, os.environ.get(ENV_TOKEN) or None)
     if project is not None:  # the list filtered to the project as the hooks record it
-        from coachloop.agents.dispatch import project_root
+        from coachloop.config.project import project_root
 
         folder = project.expanduser().resolve()
         shown = str(project_root(str(folder)) or folder)

@@ -6,7 +6,7 @@ each PROJECT (default: the project of the current directory, as the hooks find i
 unless its config names one of its own) and renamed `coachloop.db.merged`. The same step
 runs by itself when a hook, the bridge or `sessions --project` first opens the project;
 this command does it now and says what it did; `--scan` adds every project Claude Code,
-Codex or Gemini recorded that still has an old store (`agents.install.known`).
+Codex or Gemini recorded that still has an old store (`coachloop.install.known`).
 Idempotent. Exit status: 0 when every project is merged (or had nothing to merge), 2
 when one could not be.
 """
@@ -24,7 +24,7 @@ __all__ = ["upgrade"]
 
 
 def _one(directory: Path) -> dict[str, Any]:
-    from coachloop.agents.dispatch import project_root
+    from coachloop.config.project import project_root
     from coachloop.store import StoreError, open_store, resolve
     from coachloop.store.registry import register
     from coachloop.store.upgrade import merge_project
@@ -87,7 +87,7 @@ def _line(report: dict[str, Any]) -> str:
 def upgrade(projects: tuple[Path, ...], scan: bool, as_json: bool) -> None:
     """Merge each PROJECT's store from an earlier version into the home store (default:
     the current directory's project). The old file is renamed, never deleted."""
-    from coachloop.agents.install.known import old_stores
+    from coachloop.install.known import old_stores
 
     chosen = list(projects) if projects or scan else [Path.cwd()]
     if scan:

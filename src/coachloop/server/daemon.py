@@ -37,7 +37,7 @@ DRAIN_TIMEOUT = 10.0
 WARM_MODULES = (
     "coachloop.agents.hook",
     "coachloop.agents.dispatch",
-    "coachloop.agents.supervisors",
+    "coachloop.agents.projects",
     "coachloop.core.events",
     "coachloop.config",
     "coachloop.judge",

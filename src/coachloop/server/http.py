@@ -29,6 +29,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
 
+from coachloop.core.agents import HOOKS
 from coachloop.server.activity import Activity
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("coachloop.server")
 
-AGENTS = ("claude-code", "codex", "gemini")
+AGENTS = tuple(name for name, h in HOOKS.items() if h.http)  # from the registry
 HOOK_PREFIX = "/hooks/"
 MAX_BODY = 64 * 1024 * 1024
 MAX_FORM_BODY = 64 * 1024

@@ -54,7 +54,7 @@ def _claude() -> list[str]:
 
 
 def _claude_transcripts() -> list[str]:
-    from coachloop.agents.install.claude import config_dir
+    from coachloop.install.claude import config_dir
 
     out: list[str] = []
     try:
@@ -80,7 +80,7 @@ def _claude_transcripts() -> list[str]:
 
 
 def _codex() -> list[str]:
-    from coachloop.agents.install.codex import codex_home
+    from coachloop.install.codex import codex_home
 
     try:
         return _keys(tomllib.loads(_read(codex_home() / "config.toml")), "projects")
@@ -89,7 +89,7 @@ def _codex() -> list[str]:
 
 
 def _gemini() -> list[str]:
-    from coachloop.agents.install.gemini import trusted_folders_path
+    from coachloop.install.gemini import trusted_folders_path
 
     try:
         return _keys(json.loads(_read(trusted_folders_path()) or "{}"))
@@ -113,7 +113,7 @@ def known_projects() -> list[Path]:
 def old_stores(extra: tuple[Path, ...] = ()) -> list[Path]:
     """The project roots (as the hooks find them) among `extra` and `known_projects()`
     that still hold a store of an earlier version (`coachloop.store.legacy_path`), sorted."""
-    from coachloop.agents.dispatch import project_root
+    from coachloop.config.project import project_root
     from coachloop.store import legacy_path
 
     roots: set[Path] = set()

@@ -25,12 +25,12 @@ import copy
 import os
 from pathlib import Path
 
-from coachloop.agents.claude_env import HOOK_EVENTS
-from coachloop.agents.install.common import Handler, hook_command
+from coachloop.core.agents import events
+from coachloop.install.common import Handler, hook_command
 
 NAME = "claude-code"
 SCOPES = ("project", "local", "user")
-EVENTS = HOOK_EVENTS
+EVENTS = events("claude-code")  # from the registry (`coachloop.core.agents`)
 NO_HTTP = frozenset({"SessionStart"})
 TIMEOUT_S = 30
 TIMEOUT_UNIT_S = 1.0  # Claude Code timeouts are seconds
