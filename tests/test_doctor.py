@@ -314,11 +314,11 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
     import socket
     import subprocess
     import time
-    import urllib.request
 
     from coachloop.runners.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import claude_print
+    from hookd_support import health
 
     secret = "serve-token-0123456789"
     with socket.socket() as probe:
@@ -336,8 +336,8 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
         deadline = time.monotonic() + 20
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1):
-                    break
+                health(base, timeout=1, token=secret)
+                break
             except OSError:
                 assert time.monotonic() < deadline and server.poll() is None, "serve did not start"
                 time.sleep(0.1)

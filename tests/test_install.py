@@ -145,6 +145,9 @@ def test_http_hooks_replace_command_hooks_and_skip_session_start(project: Path) 
                         "type": "http",
                         "url": "http://127.0.0.1:8787/hooks/claude-code",
                         "timeout": 30,
+                        # `coachloop serve` always wants its token: by default from here
+                        "headers": {"Authorization": "Bearer $COACHLOOP_SERVE_TOKEN"},
+                        "allowedEnvVars": ["COACHLOOP_SERVE_TOKEN"],
                     }
                 ]
             }
