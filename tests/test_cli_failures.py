@@ -100,6 +100,7 @@ CASES: list[tuple[str, list[str], dict[str, str], str, int, str]] = [
         4,
         "[anthropic]",
     ),
+    ("dashboard extra missing", ["dashboard", "--no-browser"], {}, "jinja2", 1, "[dashboard]"),
     ("claude extra missing", ["run", "--sdk", "hi"], {}, "claude_agent_sdk", 2, "[claude]"),
     ("no claude binary", ["run", "hi"], {"COACHLOOP_CLAUDE": "/nonexistent"}, "", 2, "claude"),
     ("bad resume id", ["run", "--resume", "bad", "hi"], {}, "", 2, "no session 'bad'"),

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from cli_e2e_support import CodexSandbox, GeminiSandbox, Sandbox
-from coachloop.agents.claude_env import offline_env
+from coachloop.runners.claude_env import offline_env
 from coachloop.testing import ScriptedModel, text
 from coachloop.testing.telegram_api import TelegramBotAPI
 from e2e_support import claude_print, git

@@ -126,14 +126,14 @@ def test_coachloop_maintain_runs_everything_now(tmp_path: Path) -> None:
 def test_the_upkeep_thread_maintains_every_open_supervisor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from coachloop.agents import supervisors
+    from coachloop.agents import projects
     from coachloop.server import upkeep
 
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("COACHLOOP_STORE", raising=False)
-    supervisors.clear()
+    projects.clear()
     try:
-        sup = supervisors.opened(None).supervisor
+        sup = projects.opened(None).supervisor
         sup.on_stop(StopEvent("idle", text="working", timestamp=time.time() - 2 * HOUR), STATUS)
         stop = threading.Event()
         thread = upkeep.Upkeep(stop, interval=0.05)
@@ -147,7 +147,7 @@ def test_the_upkeep_thread_maintains_every_open_supervisor(
         assert not thread.is_alive()
         assert [e.session_id for e in sup.reads.outbox_pending() if e.kind == "alert"] == ["idle"]
     finally:
-        supervisors.clear()
+        projects.clear()
 
 
 @pytest.mark.parametrize("store_spec", ["redis"], indirect=True)

@@ -46,10 +46,10 @@ def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]
     registered projects' stores (`coachloop.store.registry`; not with `store` or
     `COACHLOOP_STORE`, which name the one store). A chat's directory opens the store the
     hooks use for it: that of its project root (the enclosing git work tree, see
-    `coachloop.agents.dispatch.project_root`), merging its old store in if it has one."""
+    `coachloop.config.project.project_root`), merging its old store in if it has one."""
     import os
 
-    from coachloop.agents.dispatch import project_root
+    from coachloop.config.project import project_root
     from coachloop.store import ENV_STORE
     from coachloop.store.registry import registered
 

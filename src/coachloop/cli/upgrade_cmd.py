@@ -22,7 +22,7 @@ __all__ = ["upgrade"]
 
 
 def _one(directory: Path) -> dict[str, Any]:
-    from coachloop.agents.dispatch import project_root
+    from coachloop.config.project import project_root
     from coachloop.store import StoreError, open_store, resolve
     from coachloop.store.registry import register
     from coachloop.store.upgrade import merge_project
