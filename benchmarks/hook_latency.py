@@ -178,7 +178,7 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], str]:
     hook = [str(BIN / "coachloop"), "hook", "claude-code"]
     dash_m = [sys.executable, "-m", "coachloop", "hook", "claude-code"]
     bare = [sys.executable, "-c", "pass"]
-    from coachloop.agents.install.common import hook_command
+    from coachloop.install.common import hook_command
 
     installed = ["bash", "-c", hook_command("claude-code")]  # exactly what `install` writes
     bash_bare = ["bash", "-c", shlex.join(bare)]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from coachloop.agents.install.common import LAUNCHER
+from coachloop.install.common import LAUNCHER
 from coachloop.cli import cli
 
 # This installation's console script (the tests run the CLI with it).
