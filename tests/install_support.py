@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner, Result
 
-from coachloop.install.common import LAUNCHER
 from coachloop.cli import cli
+from coachloop.install.common import LAUNCHER
 
 # This installation's console script (the tests run the CLI with it).
 SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
