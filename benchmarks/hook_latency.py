@@ -104,6 +104,10 @@ def start_serve(env: dict[str, str]) -> tuple[subprocess.Popen[bytes], int]:
     return proc, int(match.group(1))
 
 
+TOKEN = "bench-serve-token-0123456789"  # `coachloop serve` wants it on every request
+HEADERS = {"Content-Type": "application/json", "Authorization": f"Bearer {TOKEN}"}
+
+
 def http_series(port: int, feed: Iterator[tuple[bytes, bool]], n: int, keep: bool) -> list[float]:
     times: list[float] = []
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -112,7 +116,7 @@ def http_series(port: int, feed: Iterator[tuple[bytes, bool]], n: int, keep: boo
         if not keep:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
         start = time.perf_counter()
-        conn.request("POST", "/hooks/claude-code", raw, {"Content-Type": "application/json"})
+        conn.request("POST", "/hooks/claude-code", raw, HEADERS)
         body = conn.getresponse().read()
         times.append((time.perf_counter() - start) * 1000)
         check(body, should_block, "http")
@@ -159,7 +163,11 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], str]:
     project.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("COACHLOOP_")}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env |= {"COACHLOOP_HOME": str(tmp / "home"), "COACHLOOP_HOOK_IDLE_TIMEOUT": "120"}
+    env |= {
+        "COACHLOOP_HOME": str(tmp / "home"),
+        "COACHLOOP_HOOK_IDLE_TIMEOUT": "120",
+        "COACHLOOP_SERVE_TOKEN": TOKEN,
+    }
     off = env | {"COACHLOOP_HOOK_DAEMON": "0"}
     hook = [str(BIN / "coachloop"), "hook", "claude-code"]
     dash_m = [sys.executable, "-m", "coachloop", "hook", "claude-code"]

@@ -35,8 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from turn_projects import Moves, make_project
 from turn_scenarios import FALSE, Scenario, scenarios
 
-from coachloop.agents.claude_env import offline_env
-from coachloop.agents.runner import ClaudeCode
+from coachloop.runners.claude_cli import ClaudeCode
+from coachloop.runners.claude_env import offline_env
 from coachloop.testing import ScriptedModel
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "data" / "turns"

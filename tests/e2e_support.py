@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.claude_env import hook_settings, offline_env
-from coachloop.agents.runner import ClaudeCode
-from coachloop.agents.supervised import SupervisedRunner
+from coachloop.runners.claude_cli import ClaudeCode
+from coachloop.runners.claude_env import hook_settings, offline_env
+from coachloop.runners.supervised import SupervisedRunner
 from coachloop.store import EventRecord, Store, open_store
 from coachloop.supervisor import Supervisor
 from coachloop.testing import ScriptedModel, ScriptItem, text, tool_results, tool_use
@@ -38,7 +38,7 @@ CLAUDE_PRINT_TIMEOUT = 120
 def claude_print(project: Path, prompt: str, env: dict[str, str], *args: str) -> Any:
     """The JSON output of one real `claude -p PROMPT --output-format json ARGS` in
     `project` with `env`; fails the test when it does not exit 0 (with its stderr)."""
-    from coachloop.agents.claude_env import find_claude
+    from coachloop.runners.claude_env import find_claude
 
     done = subprocess.run(
         [str(find_claude()), "-p", prompt, "--output-format", "json", *args],

@@ -118,6 +118,22 @@ def test_nothing_outside_the_supervisor_writes_through_its_store() -> None:
     assert found == []
 
 
+def test_the_agents_are_listed_once() -> None:
+    """Agents as data: one registry (`coachloop.core.agents`); no other list of them."""
+    listed = re.compile(r'"claude-code",\s*"codex"')
+    found = [
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if p != SRC / "core" / "agents.py" and listed.search(p.read_text(encoding="utf-8"))
+    ]
+    assert found == []
+    from coachloop.core.agents import AGENTS, HOOKS, installable
+
+    assert installable() == ("claude-code", "codex", "gemini")
+    assert set(HOOKS) == {"claude-code", "codex", "codex-notify", "gemini"}
+    assert all(h.agent in {a.name for a in AGENTS} for h in HOOKS.values())
+
+
 def test_core_imports_only_the_standard_library() -> None:
     stdlib = set(sys.stdlib_module_names) | {"__future__"}
     for path in (SRC / "core").rglob("*.py"):

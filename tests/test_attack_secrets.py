@@ -64,12 +64,14 @@ def test_secrets_an_agent_prints_are_redacted_before_store_log_snapshot_and_outb
     home = Path(os.environ["COACHLOOP_HOME"])
     done = run_hook("claude-code", json.dumps(stop("s1", project, _message())).encode())
     assert done.returncode == 0, done.stderr
-    from coachloop.snapshot_pack import unpack
+    from coachloop.snapshot_pack import whole
 
     with store_of(project) as store:
         (entry,) = store.outbox_pending()  # a question: delivered to the human
         assert "[REDACTED]" in entry.text
-        records = [json.dumps(unpack(life.body)) for life in store.lifecycle("s1")]
+        timeline = {e.id: e for e in store.timeline("s1")}
+        lives = store.lifecycle("s1")
+        records = [json.dumps(whole(life, timeline[life.event_id])) for life in lives]
     assert records and all("[REDACTED]" in r for r in records)  # packed: read unpacked
     assert not [s for s in SECRETS.values() for r in records if s in r]
     assert (home / "deliveries.log").exists()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coachloop.agents.claude_env import describe_claude, find_claude
+from coachloop.runners.claude_env import describe_claude, find_claude
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from coachloop.cli import cli
 from coachloop.cli.ids import AmbiguousId, UnknownId, resolve, short
-from coachloop.core.events import StopEvent
+from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.supervisor import Supervisor
 
@@ -46,3 +46,14 @@ def test_show_accepts_the_short_id_and_suggests_close_ones() -> None:
     assert res.exit_code == 2
     assert "did you mean '58e67d78'" in res.output
     assert "Traceback" not in res.output
+
+
+def test_say_accepts_the_short_id() -> None:
+    sup = Supervisor.open()
+    sup.on_human(HumanMessage(IDS[0], "start"))
+    sup.close()
+    res = invoke("say", short(IDS[0]), "--queue", "use the v2 API")
+    assert res.exit_code == 0, res.output
+    assert f"queued for {IDS[0]}" in res.output
+    res = invoke("say", "58e67d7a", "hello")
+    assert res.exit_code == 2 and "did you mean '58e67d78'" in res.output

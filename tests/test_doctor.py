@@ -215,7 +215,7 @@ def test_doctor_says_why_a_gemini_hook_will_not_run_and_how_to_fix_it(project: P
 
 
 def test_doctor_says_why_a_codex_hook_will_not_run_and_how_to_fix_it(project: Path) -> None:
-    from coachloop.agents.install.codex_trust import handler_hash
+    from coachloop.install.codex_trust import handler_hash
 
     assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
     [project_trust, hook_trust] = problems_of(project, "codex", "project")
@@ -314,11 +314,11 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
     import socket
     import subprocess
     import time
-    import urllib.request
 
-    from coachloop.agents.claude_env import offline_env
+    from coachloop.runners.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import claude_print
+    from hookd_support import health
 
     secret = "serve-token-0123456789"
     with socket.socket() as probe:
@@ -336,8 +336,8 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
         deadline = time.monotonic() + 20
         while True:
             try:
-                with urllib.request.urlopen(f"{base}/health", timeout=1):
-                    break
+                health(base, timeout=1, token=secret)
+                break
             except OSError:
                 assert time.monotonic() < deadline and server.poll() is None, "serve did not start"
                 time.sleep(0.1)

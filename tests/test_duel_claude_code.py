@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.claude_env import offline_env
 from coachloop.duel.coaches import ClaudeCodeCoach, RulesCoach
 from coachloop.duel.orchestrator import DuelConfig, run_duel
 from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer
+from coachloop.runners.claude_env import offline_env
 from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.replies import Reply, Step
 from duel_support import (

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from coachloop.agents.claude_env import offline_env
 from coachloop.cli.duel_cmd import duel
 from coachloop.duel.coaches import RulesCoach
 from coachloop.duel.orchestrator import DuelConfig, run_duel
 from coachloop.duel.players import ClaudeCodePlayer
+from coachloop.runners.claude_env import offline_env
 from conftest import CLOSED_URL
 from duel_support import TWO_TURN_PLAYER, make_project, write_player
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.turn import request_feedback
+from coachloop.runners.turn import request_feedback
 from coachloop.testing import Fail, ScriptedModel, ScriptItem, text, tool_use
 from e2e_support import Sandbox, decisions, evidenced, tool_results
 

@@ -181,7 +181,7 @@ def test_f_both_scopes_installed_give_one_decision_per_stop(sandbox: CodexSandbo
 
 
 def test_g_doctor_and_the_real_codex_agree_on_hook_trust(sandbox: CodexSandbox) -> None:
-    from coachloop.agents.install.codex_trust import handler_hash
+    from coachloop.install.codex_trust import handler_hash
 
     with ScriptedModel([], default=text(QUESTION)) as model:
         sandbox.configure(model)

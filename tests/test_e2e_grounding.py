@@ -18,10 +18,10 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.runner import ClaudeCode
-from coachloop.agents.sdk_runner import ClaudeAgentSDK
-from coachloop.agents.supervised import SupervisedRunner
-from coachloop.agents.turn import request_feedback
+from coachloop.runners.claude_cli import ClaudeCode
+from coachloop.runners.sdk import ClaudeAgentSDK
+from coachloop.runners.supervised import SupervisedRunner
+from coachloop.runners.turn import request_feedback
 from coachloop.testing import Reply, ScriptedModel, ScriptItem, text, tool_use
 from e2e_support import TURN_TIMEOUT, Sandbox, decisions, git, tool_results
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.claude_env import HOOK_EVENTS, hook_settings
+from coachloop.runners.claude_env import HOOK_EVENTS, hook_settings
 from coachloop.testing import ScriptedModel, ScriptItem, text, tool_use
 from e2e_support import Sandbox, decisions
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from coachloop.agents.claude_env import hook_settings, offline_env
 from coachloop.chat.agent import RunnerAgent
 from coachloop.chat.telegram import Bridge
+from coachloop.runners.claude_env import hook_settings, offline_env
 from coachloop.supervisor import Supervisor
 from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.telegram_api import TelegramBotAPI

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from coachloop.agents.delivery import deliver_to_console, log_path
-from coachloop.agents.dispatch import project_root
 from coachloop.agents.payload import REPLY_LIMIT, block_reply
+from coachloop.chat.delivery import deliver_to_console, log_path
 from coachloop.config import home
+from coachloop.config.project import project_root
 from coachloop.store import UnknownSession
 from hook_support import (
     EVIDENCE,

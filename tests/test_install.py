@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.install.common import is_our_command, is_our_handler, is_our_url
+from coachloop.install.common import is_our_command, is_our_handler, is_our_url
 from install_support import (
     CLAUDE_EVENTS,
     SCRIPT,
@@ -145,6 +145,9 @@ def test_http_hooks_replace_command_hooks_and_skip_session_start(project: Path) 
                         "type": "http",
                         "url": "http://127.0.0.1:8787/hooks/claude-code",
                         "timeout": 30,
+                        # `coachloop serve` always wants its token: by default from here
+                        "headers": {"Authorization": "Bearer $COACHLOOP_SERVE_TOKEN"},
+                        "allowedEnvVars": ["COACHLOOP_SERVE_TOKEN"],
                     }
                 ]
             }
@@ -473,7 +476,7 @@ def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
 def test_real_claude_code_runs_the_installed_hooks_until_uninstalled(
     project: Path, tmp_path: Path
 ) -> None:
-    from coachloop.agents.claude_env import offline_env
+    from coachloop.runners.claude_env import offline_env
     from coachloop.testing import ScriptedModel, text
     from e2e_support import claude_print
 

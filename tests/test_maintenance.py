@@ -126,14 +126,14 @@ def test_coachloop_maintain_runs_everything_now(tmp_path: Path) -> None:
 def test_the_upkeep_thread_maintains_every_open_supervisor(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from coachloop.agents import supervisors
+    from coachloop.agents import projects
     from coachloop.server import upkeep
 
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("COACHLOOP_STORE", raising=False)
-    supervisors.clear()
+    projects.clear()
     try:
-        sup = supervisors.opened(None).supervisor
+        sup = projects.opened(None).supervisor
         sup.on_stop(StopEvent("idle", text="working", timestamp=time.time() - 2 * HOUR), STATUS)
         stop = threading.Event()
         thread = upkeep.Upkeep(stop, interval=0.05)
@@ -147,7 +147,7 @@ def test_the_upkeep_thread_maintains_every_open_supervisor(
         assert not thread.is_alive()
         assert [e.session_id for e in sup.reads.outbox_pending() if e.kind == "alert"] == ["idle"]
     finally:
-        supervisors.clear()
+        projects.clear()
 
 
 @pytest.mark.parametrize("store_spec", ["redis"], indirect=True)
@@ -168,7 +168,7 @@ def test_redis_store_remembers_a_bounded_number_of_projects(
 
 def test_lifecycle_records_on_both_backends(store_spec: Any) -> None:
     from coachloop.core.events import HumanMessage
-    from coachloop.snapshot_pack import unpack
+    from coachloop.snapshot_pack import unpack, whole
 
     clock = [time.time() - 3 * 86_400]
     sup = Supervisor(store_spec.open(), retention_days=1, clock=lambda: clock[0])
@@ -180,7 +180,9 @@ def test_lifecycle_records_on_both_backends(store_spec: Any) -> None:
         lives = sup.reads.lifecycle("a")
         assert [x.label for x in lives] == ["auto_continue", "resume", "complete"]
         assert [x.event_id for x in lives] == [r.id for r in sup.reads.timeline("a")]
-        assert unpack(lives[2].body)["decision"]["kind"] == "deliver"
+        full = whole(lives[2], sup.reads.timeline("a")[-1])
+        assert full["decision"]["kind"] == "deliver" and full["state"]["status"] == "done"
+        assert full["stop"]["text"] == "Which DB?" and unpack(lives[2].body)["event"] == "complete"
         assert [x.label for x in sup.reads.lifecycle("a", 1)] == ["complete"]
         assert sup.maintain_all().records == 1  # only the one past the retention
         assert [x.label for x in sup.reads.lifecycle("a")] == ["resume", "complete"]

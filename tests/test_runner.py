@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from coachloop.agents.claude_env import hook_settings, offline_env
-from coachloop.agents.runner import ClaudeCode
-from coachloop.agents.sdk_runner import ClaudeAgentSDK
-from coachloop.agents.turn import (
+from coachloop.runners.claude_cli import ClaudeCode
+from coachloop.runners.claude_env import hook_settings, offline_env
+from coachloop.runners.sdk import ClaudeAgentSDK
+from coachloop.runners.turn import (
     TurnError,
     TurnTimeoutError,
     parse_stream,

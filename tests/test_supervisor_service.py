@@ -17,7 +17,7 @@ from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
-from coachloop.snapshot_pack import unpack
+from coachloop.snapshot_pack import unpack, whole
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Policy, Supervisor, lifecycle
 
@@ -75,7 +75,8 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
         "error",
     ]
     life = sup.reads.lifecycle("s1", 1)[0]
-    last = unpack(life.body)
+    assert "decision" not in unpack(life.body)  # kept once: in the timeline record
+    last = whole(life, sup.reads.timeline("s1")[-1])
     assert last["decision"]["kind"] == "deliver" and last["state"]["status"] == "failed"
     assert last["stop"]["error"] == "overloaded"
     assert life.event_id == sup.reads.timeline("s1")[-1].id
@@ -174,7 +175,7 @@ def test_lifecycle_records_are_redacted_retained_and_exported(tmp_path: Path) ->
     assert [life.label for life in lives] == ["auto_continue", "deliver"]
     first = unpack(lives[0].body)
     assert secret not in json.dumps(first) and first["stop"]["cwd"] == "/w"
-    files = export(lives, tmp_path / "out")
+    files = export(lives, tmp_path / "out", {e.id: e for e in sup.reads.timeline("s1")})
     assert [p.name.split("_", 1)[1] for p in files] == [
         f"{lives[0].event_id}_auto_continue.json",
         f"{lives[1].event_id}_deliver.json",

@@ -5,12 +5,16 @@ decision and new state, a human message, a notice...) is kept as one row of the 
 (`Store.save_life`, or with the stop's own transaction), not as a file per event: no
 directory grows a file per stop, and retention is a bounded delete on an index.
 
+A stop's record keeps only what its timeline record and state do not: the stop's
+context (cwd, kind, transcript, ...); the session state the stop's transaction writes is
+kept beside it as the same JSON (no second serialization), and `whole` joins them with
+the timeline record (text, verdict, decision) when a person reads it.
 `pack(session_id, label, data, now)` turns the record into compact JSON, redacted, and
-compresses it with a small deflate window (a default zlib stream costs more to set up
-than to fill for a record of a few KB). Redaction is one pass of `coachloop.redaction`
-over the whole serialized record (the texts an agent or a human wrote were redacted
-already, at the supervisor's door; this pass catches secrets anywhere else); when a
-replacement would break the JSON, the record is redacted field by field instead.
+compresses it with a small deflate window when it is over `PLAIN_BYTES` (a default zlib
+stream costs more to set up than to fill for a record of a few KB). Redaction is one
+pass of `coachloop.redaction` over the whole serialized record (the texts an agent or a
+human wrote were redacted already, at the supervisor's door; this pass catches secrets
+anywhere else); when a replacement would break the JSON, it is redacted field by field.
 `unpack` reverses it; `export(records, folder)` writes them as the JSON files
 `coachloop show --snapshot` hands to a user. Standard library only (the hook path).
 """
@@ -25,9 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from coachloop.store.records import Life
+    from coachloop.store.records import EventRecord, Life
 
 _WBITS, _MEM = 11, 3  # a 2 KB window: set-up costs microseconds, not a quarter millisecond
+PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
+# starts with "{", so `unpack` tells them apart)
 
 
 def pack(session_id: str, label: str, data: Mapping[str, Any], now: float) -> bytes:
@@ -44,19 +50,45 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float) -> by
             clean = json.dumps(
                 redact_value(body), ensure_ascii=False, separators=(",", ":"), default=str
             )
+    raw = clean.encode()
+    if len(raw) <= PLAIN_BYTES:  # a stop's own record: deflating costs more than it saves
+        return raw
     squeeze = zlib.compressobj(1, zlib.DEFLATED, _WBITS, _MEM)
-    return squeeze.compress(clean.encode()) + squeeze.flush()
+    return squeeze.compress(raw) + squeeze.flush()
 
 
 def unpack(blob: bytes) -> dict[str, Any]:
     """The record `pack` made; a damaged blob raises ValueError."""
     try:
-        data = json.loads(zlib.decompress(blob).decode())
+        text = blob.decode() if blob[:1] == b"{" else zlib.decompress(blob).decode()
+        data = json.loads(text)
     except (zlib.error, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"a lifecycle record cannot be read: {exc}") from exc
     if not isinstance(data, dict):
         raise ValueError("a lifecycle record is not a JSON object")
     return data
+
+
+def whole(life: Life, event: EventRecord | None = None) -> dict[str, Any]:
+    """The full record of `life`: its body, and for a stop's record (which keeps only
+    what the timeline does not) the stop's text, verdict and decision from its timeline
+    record `event`, and the session's state as that stop left it. Redacted (once more:
+    a text redacted at the door is left as it was)."""
+    from coachloop.redaction import redact_value
+
+    out = {**unpack(life.body), "event_id": life.event_id}
+    if life.state is not None:
+        out["state"] = json.loads(life.state)
+    if event is not None and "stop" in out:
+        out["stop"] = {**out["stop"], "text": event.text}
+        out["verdict"] = event.verdict
+        out["decision"] = {
+            "kind": event.decision,
+            "text": event.message,
+            "why": event.why,
+            "notices": list(event.notices),
+        }
+    return dict(redact_value(out))
 
 
 def name(life: Life) -> str:
@@ -65,13 +97,17 @@ def name(life: Life) -> str:
     return f"{stamp}_{life.event_id}_{life.label}.json"
 
 
-def export(records: Iterable[Life], folder: Path) -> list[Path]:
-    """Write each record as a pretty JSON file in `folder` (created); returns the paths.
-    An existing file of the same name is replaced (same record, same content)."""
+def export(
+    records: Iterable[Life], folder: Path, events: Mapping[int, EventRecord] | None = None
+) -> list[Path]:
+    """Write each record (`whole`, with its timeline record from `events` by id) as a
+    pretty JSON file in `folder` (created); returns the paths. An existing file of the
+    same name is replaced (same record, same content)."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
     for life in records:
         path = folder / name(life)
-        path.write_text(json.dumps(unpack(life.body), indent=2, ensure_ascii=False) + "\n")
+        body = whole(life, (events or {}).get(life.event_id))
+        path.write_text(json.dumps(body, indent=2, ensure_ascii=False) + "\n")
         written.append(path)
     return written

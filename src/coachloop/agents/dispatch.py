@@ -1,7 +1,7 @@
 """Acting on a normalised `Hook`: the supervisor's side of every hook adapter.
 
 `run(hook)` takes the supervisor of the hook's project (opened once per process and
-reused: `coachloop.agents.supervisors`), acts, and returns the coaching to send the agent
+reused: `coachloop.agents.projects`), acts, and returns the coaching to send the agent
 back with (None: let it stop). Per action:
 
 - "stop": judge the agent's text with the session's prompt, skill and plan, decide
@@ -25,58 +25,32 @@ back with (None: let it stop). Per action:
 At a stop of the main agent, messages the human queued during the turn come first: the
 agent is sent back with them (`[Human] …`) and the stop is not judged.
 
-The project is the nearest enclosing git work tree of `cwd`, else the nearest directory
-with a `.coachloop/` folder (other than the data directory), else `cwd` itself, unless
-`cwd` is the filesystem root or the home directory, or is not a directory: then no
-project (the user's store in `$COACHLOOP_HOME`). Every delivery is also announced on the
-console channel (`coachloop.agents.delivery`).
+The project is `coachloop.config.project.project_root(cwd)`. Every delivery is also
+announced on the console channel (`coachloop.chat.delivery`).
 """
 
 from __future__ import annotations
 
 import hashlib
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from coachloop.agents import delivery, lifecycle
-from coachloop.agents.payload import MAX_PATH, Hook, clip_middle
+from coachloop.agents import lifecycle
+from coachloop.agents.payload import Hook, clip_middle
+from coachloop.chat import delivery
+from coachloop.config.project import project_root
 from coachloop.core.events import HumanMessage, StopEvent
 
 if TYPE_CHECKING:
-    from coachloop.agents.supervisors import Opened
+    from coachloop.agents.projects import Opened
     from coachloop.config import Settings
     from coachloop.core.session import Decision, SessionState
     from coachloop.supervisor import Supervisor
 
 
-def project_root(cwd: str) -> Path | None:
-    """The project directory of `cwd` (see the module docstring), or None."""
-    if not cwd or len(cwd) > MAX_PATH or "\x00" in cwd:
-        return None
-    try:
-        from coachloop.config import home
-
-        start = Path(cwd).expanduser()
-        if not start.is_absolute() or not start.is_dir():
-            return None
-        data_dir = home()
-        for folder in (start, *start.parents):
-            if (folder / ".git").exists():
-                return folder
-            marker = folder / ".coachloop"
-            if marker != data_dir and marker.is_dir():
-                return folder
-        if start == Path(start.anchor) or start == Path.home():
-            return None
-        return start
-    except (OSError, ValueError, RuntimeError):
-        return None
-
-
 def run(hook: Hook) -> str | None:
     """Act on `hook`; returns the coaching that sends the agent back, or None."""
-    from coachloop.agents.supervisors import opened
+    from coachloop.agents.projects import opened
 
     hook = at_the_door(hook)
     root = project_root(hook.cwd)

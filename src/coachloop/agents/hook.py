@@ -1,12 +1,9 @@
 """Handling one hook call in-process: normalise, judge, decide, reply.
 
 `handle(agent, raw)` is the single entry point shared by the command hook, the warm
-daemon and the HTTP endpoint. Agents:
-
-    "claude-code"   Claude Code hooks (JSON on stdin / POST body)
-    "codex"         Codex CLI hooks (Claude-compatible JSON)
-    "codex-notify"  Codex CLI `notify`: `raw` is its JSON argument (the last argv item)
-    "gemini"        Gemini CLI hooks
+daemon and the HTTP endpoint. `agent` names a hook of the registry
+(`coachloop.core.agents.HOOKS`); for "codex-notify" (Codex CLI `notify`) `raw` is its
+JSON argument, the last argv item.
 
 Contract: it never raises and always answers exit code 0. The reply's stdout is the
 agent's "continue" reply (`{"decision": "block"|"deny", "reason": …}`, at most 10,000
@@ -17,7 +14,7 @@ exit 0, and one line in `$COACHLOOP_HOME/logs/hook.log` (the error's type and it
 message, redacted and cut; never the payload); a configuration error is also said once
 on the hook's stderr (the agent shows it), until its message changes. Safe to call from
 many threads at once: the store, settings and judge of a project are opened once per
-process and shared (`coachloop.agents.supervisors`); stores serialise their own access,
+process and shared (`coachloop.agents.projects`); stores serialise their own access,
 and every decision is one store transaction.
 
 The pieces: `payload` (untrusted JSON, the normalised `Hook`, replies), one adapter per
@@ -34,6 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from coachloop.core.agents import HOOKS
+
 LOG_NAME = "hook.log"
 # A configuration error is said once on the hook's stderr: written here, shown and
 # renamed to NOTICE_NAME + ".shown" by the hook client (`client.show_notice`).
@@ -41,12 +40,11 @@ NOTICE_NAME = "config-warning"
 LOG_LIMIT = 4 * 1024 * 1024
 MAX_LOGGED = 300
 
-# agent -> (module, normaliser attribute); each module has `reply(reason) -> bytes`
+# hook name -> (module, normaliser attribute), from the registry (`coachloop.core.agents`);
+# each module has `reply(reason) -> bytes`
 ADAPTERS: dict[str, tuple[str, str]] = {
-    "claude-code": ("coachloop.agents.claude_code", "normalise"),
-    "codex": ("coachloop.agents.codex", "normalise"),
-    "codex-notify": ("coachloop.agents.codex", "normalise_notify"),
-    "gemini": ("coachloop.agents.gemini", "normalise"),
+    name: (spec.adapter.partition(":")[0], spec.adapter.partition(":")[2])
+    for name, spec in HOOKS.items()
 }
 AGENTS: tuple[str, ...] = tuple(ADAPTERS)
 

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from coachloop.agents import delivery
 from coachloop.agents.payload import Hook
+from coachloop.chat import delivery
 from coachloop.core.events import AGENT_LABELS
 from coachloop.core.text import NOTE
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from coachloop.config.project import MAX_PATH
 from coachloop.core.events import StopKind
 from coachloop.core.text import clip
 
@@ -38,7 +39,7 @@ MAX_RAW = 32 * 1024 * 1024  # bytes of one payload
 MAX_TEXT = 100_000  # characters of an agent message or prompt kept (head and tail)
 MAX_ID = 256  # characters of a session, job or subagent id
 MAX_FIELD = 2_000  # characters of a short field (error details, notification message)
-MAX_PATH = 4_096  # characters of a path (PATH_MAX)
+
 REPLY_LIMIT = 10_000  # characters of hook output Claude Code accepts
 TRANSCRIPT_TAIL = 4 * 1024 * 1024  # bytes of a transcript read from its end
 CUT_NOTE = "\n\n[coachloop: message cut, {n} more characters]"

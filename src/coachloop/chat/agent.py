@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from coachloop.agents.runner import ClaudeCode
+    from coachloop.runners.claude_cli import ClaudeCode
     from coachloop.supervisor import Supervisor
 
 
@@ -60,7 +60,7 @@ class Outcome:
 
 @dataclass(frozen=True, slots=True)
 class RunnerAgent:
-    """Claude Code run headless in the session's directory (`coachloop.agents.runner`),
+    """Claude Code run headless in the session's directory (`coachloop.runners.claude_cli`),
     its final result judged through the supervisor (`SupervisedRunner`): when our Stop
     hook ran inside the agent (installed in the project, or passed as `settings`) its
     decision is adopted, otherwise the runner judges and decides the result itself, so
@@ -95,7 +95,7 @@ class RunnerAgent:
     def run_turn(
         self, project_dir: Path, prompt: str, resume: str | None, supervisor: Supervisor
     ) -> TurnOutcome:
-        from coachloop.agents.runner import ClaudeCode
+        from coachloop.runners.claude_cli import ClaudeCode
 
         agent = ClaudeCode(project_dir, settings=self.settings, env=self.env, timeout=self.timeout)
         with self._lock:
@@ -114,7 +114,7 @@ class RunnerAgent:
         resume: str | None,
         supervisor: Supervisor,
     ) -> TurnOutcome:
-        from coachloop.agents.supervised import SupervisedRunner
+        from coachloop.runners.supervised import SupervisedRunner
 
         runner = SupervisedRunner(agent, project_dir, supervisor=supervisor)
         judged = runner.run(prompt, resume=resume, human=resume is None)

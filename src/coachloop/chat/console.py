@@ -1,7 +1,7 @@
 """The embedded default channel: deliveries printed in the terminal.
 
 With no Telegram token, `coachloop bridge` shows every store's new outbox entries with
-the project's console channel (`coachloop.agents.delivery.deliver_to_console`): each
+the project's console channel (`coachloop.chat.delivery.deliver_to_console`): each
 entry is printed once (a cursor per store remembers the last one shown) and the outbox
 itself is left alone, so the entries stay in the outbox history, pending for a chat
 bridge started later.
@@ -18,7 +18,7 @@ from coachloop.chat.routing import Source
 
 def print_pending(sources: list[Source], out: TextIO) -> int:
     """Print the entries of `sources` not shown yet; returns how many were printed."""
-    from coachloop.agents.delivery import deliver_to_console
+    from coachloop.chat.delivery import deliver_to_console
 
     return sum(deliver_to_console(s.supervisor.reads, out) for s in sources)
 

@@ -275,7 +275,7 @@ class ChatHandlers:
             ledger.bind(sid, request.chat_id, request.store, str(request.project_dir))
             if request.ack is not None:
                 ledger.note_message(request.chat_id, request.ack, sid, request.store)
-        from coachloop.agents.turn import TurnCancelled
+        from coachloop.runners.turn import TurnCancelled
 
         if isinstance(error, TurnCancelled):
             await self._say(request.chat_id, "⏹ the running turn was cancelled", request.reply_to)

@@ -88,9 +88,9 @@ def bridge(
             return
         from telegram.error import InvalidToken, NetworkError
 
-        from coachloop.agents.claude_env import ClaudeNotFound, describe_claude, find_claude
         from coachloop.chat.agent import RunnerAgent
         from coachloop.chat.telegram import AlreadyRunning, Bridge
+        from coachloop.runners.claude_env import ClaudeNotFound, describe_claude, find_claude
 
         log = logging.getLogger("coachloop.bridge")
         try:  # replies start Claude Code turns: say which one, or that none can start

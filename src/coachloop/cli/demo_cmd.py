@@ -5,7 +5,7 @@ model, and runs the REAL Claude Code (the binary bundled in the `claude-agent-sd
 wheel) with our hooks: the agent fixes a bug, claims "It should work now" without
 running anything, is sent back with specific coaching, runs the tests, and its
 evidenced completion is delivered. The session and its timeline are printed. No
-network and no API key (`coachloop.agents.demo` has the project and the script).
+network and no API key (`coachloop.demo` has the project and the script).
 
 `coachloop demo --offline` instead judges a few built-in example stops (`EXAMPLES`)
 without starting any agent. Exit status: 0 when the session went as described, 1 when
@@ -24,7 +24,7 @@ import click
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-    from coachloop.agents.demo import DemoRun
+    from coachloop.demo import DemoRun
 
 __all__ = ["EXAMPLES", "demo", "narrate"]
 
@@ -96,7 +96,7 @@ def demo(offline: bool, keep: bool, timeout: float) -> None:
     if offline:
         _offline()
         return
-    from coachloop.agents.claude_env import ClaudeNotFound, find_claude
+    from coachloop.runners.claude_env import ClaudeNotFound, find_claude
 
     try:
         claude = find_claude()
@@ -116,10 +116,10 @@ def demo(offline: bool, keep: bool, timeout: float) -> None:
 
 
 def _live(workdir: Path, claude: Path, timeout: float, keep: bool) -> bool:
-    from coachloop.agents.claude_env import describe_claude
-    from coachloop.agents.demo import PROMPT, run_demo
-    from coachloop.agents.turn import TurnError
     from coachloop.cli.render import emit, progress
+    from coachloop.demo import PROMPT, run_demo
+    from coachloop.runners.claude_env import describe_claude
+    from coachloop.runners.turn import TurnError
 
     say = click.echo
     say(
@@ -174,7 +174,7 @@ def _show(run: DemoRun) -> None:
 
 def _check(run: DemoRun) -> bool:
     """Say whether the session went as the demo describes, and what differed."""
-    from coachloop.agents.turn import request_feedback
+    from coachloop.runners.turn import request_feedback
 
     turn, decision = run.judged.turn, run.judged.decision
     carried = [i for i, body in enumerate(run.requests, 1) if request_feedback(body)]
@@ -227,7 +227,7 @@ def _indent(label: str, text: str) -> list[str]:
 
 def narrate(events: tuple[Mapping[str, Any], ...]) -> list[str]:
     """The session as lines: what the agent said and ran, what came back, the coaching."""
-    from coachloop.agents.turn import hook_feedback
+    from coachloop.runners.turn import hook_feedback
 
     out: list[str] = []
     for event in events:
@@ -258,6 +258,7 @@ def narrate(events: tuple[Mapping[str, Any], ...]) -> list[str]:
 def _offline() -> None:
     """Judge the built-in example stops offline and show each verdict and coaching."""
     from coachloop.cli.judge_cmd import build_judge, format_verdict
+    from coachloop.cli.render import emit
     from coachloop.core.judge_input import JudgeInput
 
     judge = build_judge()
@@ -269,5 +270,5 @@ def _offline() -> None:
         shown = item.text.strip() or "(empty message)"
         click.echo(f"agent{event}:")
         click.echo("\n".join(f"  | {line}".rstrip() for line in shown.splitlines()))
-        click.echo(format_verdict(verdict))
+        emit(format_verdict(verdict).splitlines())
         click.echo()

@@ -120,7 +120,7 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
     from coachloop.cli.render import emit, progress
 
     if player == "claude-code" and not as_json:
-        from coachloop.agents.claude_env import ClaudeNotFound, describe_claude, find_claude
+        from coachloop.runners.claude_env import ClaudeNotFound, describe_claude, find_claude
 
         try:
             click.echo(f"player: Claude Code {describe_claude(find_claude())}", err=True)

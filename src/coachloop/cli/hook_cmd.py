@@ -14,13 +14,12 @@ import sys
 
 import click
 
-from coachloop.agents.hook import AGENTS
+from coachloop.core.agents import HOOKS, LABELS
 
+AGENTS = tuple(HOOKS)
 AGENT_HELP: dict[str, str] = {
-    "claude-code": 'Claude Code: hook JSON on stdin; replies {"decision": "block", ...}',
-    "codex": 'Codex CLI hooks: JSON on stdin; replies {"decision": "block", ...}',
-    "codex-notify": "Codex CLI notify: JSON as the last argument; never blocks",
-    "gemini": 'Gemini CLI: hook JSON on stdin; replies {"decision": "deny", ...}',
+    name: f"{LABELS[h.agent]}{' notify' if not h.http else ''}: {h.reply}"
+    for name, h in HOOKS.items()
 }
 
 _EPILOG = "Agents:\n\n\b\n" + "\n".join(

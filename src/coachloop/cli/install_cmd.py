@@ -1,5 +1,5 @@
 """`coachloop install`, `uninstall` and `doctor`: thin click commands over
-`coachloop.agents.install`.
+`coachloop.install`.
 
 Selectors shared by all three: `--agent` (repeatable; install defaults to
 claude-code, uninstall and doctor to every agent), `--project` (default), `--local`
@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-if TYPE_CHECKING:
-    from coachloop.agents.install import Change
+from coachloop.core.agents import installable
 
-AGENT_CHOICE = click.Choice(["claude-code", "codex", "gemini"])
-ALL_AGENTS = ("claude-code", "codex", "gemini")
+if TYPE_CHECKING:
+    from coachloop.install import Change
+
+ALL_AGENTS = installable()  # the registry's agents with an installer
+AGENT_CHOICE = click.Choice(list(ALL_AGENTS))
 _DIR_OPTION = click.option(
     "--dir",
     "directory",
@@ -126,7 +128,7 @@ def _run_each(agents: Iterable[str], action: Callable[[str], Change]) -> None:
     (exit 2); a settings file we will not touch or an OS error is kept and reported
     after the other agents ran (exit 2).
     """
-    from coachloop.agents.install import InstallUsageError, SettingsError
+    from coachloop.install import InstallUsageError, SettingsError
 
     changes: list[Change] = []
     errors: list[str] = []
@@ -154,8 +156,9 @@ def _run_each(agents: Iterable[str], action: Callable[[str], Change]) -> None:
     "--token-env",
     metavar="VAR",
     default=None,
-    help="With --http: send `Authorization: Bearer $VAR`, filled in by Claude Code from "
-    "its environment (for a `coachloop serve` with COACHLOOP_SERVE_TOKEN).",
+    help="With --http: send `Authorization: Bearer $VAR` (default COACHLOOP_SERVE_TOKEN), "
+    "filled in by Claude Code from its environment; export VAR with the server's token "
+    '(`export COACHLOOP_SERVE_TOKEN="$(cat ~/.coachloop/serve.token)"`).',
 )
 @click.option(
     "--notify",
@@ -178,10 +181,14 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
     kept once as <file>.bak. A settings file that is not valid JSON is refused and left
     untouched. The project is the git top level of the current folder unless --dir.
     """
-    from coachloop.agents.install import install as do_install
+    from coachloop.install import install as do_install
 
     if http_url is not None and not http_url.startswith(("http://", "https://")):
         raise click.BadParameter("must start with http:// or https://", param_hint="--http")
+    if http_url is not None and token_env is None:
+        from coachloop.server.token import ENV_TOKEN
+
+        token_env = ENV_TOKEN  # `coachloop serve` always wants its token
 
     def one(agent: str) -> Change:
         return do_install(
@@ -204,8 +211,8 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
 def uninstall(agents: tuple[str, ...], scope: str, directory: Path, backup: bool) -> None:
     """Remove coachloop's hooks (only ours) from the agents' settings in one scope,
     leaving the files as they were before install (a file left empty is removed)."""
-    from coachloop.agents.install import scopes
-    from coachloop.agents.install import uninstall as do_uninstall
+    from coachloop.install import scopes
+    from coachloop.install import uninstall as do_uninstall
 
     # --local without --agent: only the agents that have it
     chosen = agents or (a for a in ALL_AGENTS if scope in scopes(a))
@@ -221,7 +228,7 @@ def uninstall(agents: tuple[str, ...], scope: str, directory: Path, backup: bool
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
 def doctor(agents: tuple[str, ...], directory: Path | None, as_json: bool) -> None:
     """Say which hooks are installed, run each once, and check the store and the judge."""
-    from coachloop.agents.install.doctor import diagnose
+    from coachloop.install.doctor import diagnose
 
     report = diagnose(_project(directory), tuple(agents) or ALL_AGENTS)
     if as_json:

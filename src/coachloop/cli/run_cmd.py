@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import click
 
 if TYPE_CHECKING:
-    from coachloop.agents.supervised import JudgedTurn
+    from coachloop.runners.supervised import JudgedTurn
 
 __all__ = ["format_judged", "run"]
 
@@ -106,11 +106,11 @@ def run(
     timeout: float,
 ) -> None:
     """Run one Claude Code turn on PROMPT ("-": read it from stdin) and judge its result."""
-    from coachloop.agents.claude_env import ClaudeNotFound
-    from coachloop.agents.runner import ClaudeCode
-    from coachloop.agents.sdk_runner import ClaudeAgentSDK
-    from coachloop.agents.supervised import SupervisedRunner
-    from coachloop.agents.turn import Agent, TurnError
+    from coachloop.runners.claude_cli import ClaudeCode
+    from coachloop.runners.claude_env import ClaudeNotFound
+    from coachloop.runners.sdk import ClaudeAgentSDK
+    from coachloop.runners.supervised import SupervisedRunner
+    from coachloop.runners.turn import Agent, TurnError
 
     text = sys.stdin.read() if prompt == ("-",) else " ".join(prompt)
     if not text.strip():
@@ -118,7 +118,7 @@ def run(
     tools = list(allowed) or None
     if resume is not None:
         resume = _full_id(resume, directory.resolve())
-    from coachloop.agents.claude_env import describe_claude, find_claude
+    from coachloop.runners.claude_env import describe_claude, find_claude
 
     kind = ClaudeAgentSDK if sdk else ClaudeCode
     try:
@@ -148,5 +148,7 @@ def run(
     if as_json:
         click.echo(json.dumps(judged.to_dict(), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_judged(judged))
+        from coachloop.cli.render import emit
+
+        emit(format_judged(judged).splitlines())
     sys.exit(1 if judged.turn.is_error else 0)

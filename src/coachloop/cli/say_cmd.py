@@ -37,16 +37,27 @@ def say(
     session_id: str, text: tuple[str, ...], project: Path | None, target: str | None, anyway: bool
 ) -> None:
     """Send TEXT to the running session SESSION_ID ("-": read it from stdin)."""
-    from coachloop.cli.sessions_cmd import _fail, _open_for
+    from coachloop.cli.ids import AmbiguousId, UnknownId
+    from coachloop.cli.sessions_cmd import _fail, _locate, _open
     from coachloop.store import StoreError
     from coachloop.supervisor import Supervisor
     from coachloop.supervisor.steering import SteeringError
 
     body = sys.stdin.read() if text == ("-",) else " ".join(text)
     proj = project.expanduser().resolve() if project else None
-    store = _open_for(proj, target, session_id)
-    if store is None:
+    stores = _open(proj, target)
+    if not stores:
         _fail(f"unknown session {session_id!r}: no store yet")
+    chosen = None
+    try:  # the full id, or the short form the tables print
+        chosen, session_id = _locate(stores, session_id)
+    except (StoreError, UnknownId, AmbiguousId) as exc:
+        _fail(str(exc))
+    finally:
+        for other in stores:
+            if other is not chosen:
+                other.close()
+    store = chosen
     try:
         sup = Supervisor(store, snapshots_on=False)
         result = sup.steer(

@@ -86,6 +86,24 @@ def _holder(stores: list[Store], session_id: str) -> Store | None:
     return None
 
 
+def _locate(stores: list[Store], session_id: str) -> tuple[Store, str]:
+    """The store holding `session_id`, and its full id: the id itself, or the one id
+    starting with it (the short form the tables print). Raises `UnknownId` (with "did
+    you mean") or `AmbiguousId` from `coachloop.cli.ids`."""
+    from coachloop.cli.ids import resolve
+
+    store = _holder(stores, session_id)
+    if store is not None:
+        return store, session_id
+    owner: dict[str, Store] = {}
+    for each in stores:
+        for known in each.list_sessions():
+            owner.setdefault(known.session_id, each)
+    where = stores[0].location if len(stores) == 1 else ""
+    full = resolve(session_id, owner, where=where)
+    return owner[full], full
+
+
 def _within(value: str, project: Path) -> bool:
     from coachloop.cli.pages import within
 
@@ -318,18 +336,10 @@ def show(
     stores = _open(proj, target)
     if not stores:
         _fail(f"unknown session {session_id!r}: no store has been written yet")
-    from coachloop.cli.ids import AmbiguousId, UnknownId, resolve
+    from coachloop.cli.ids import AmbiguousId, UnknownId
 
     try:
-        store = _holder(stores, session_id)
-        if store is None:  # a short id (as tables print them), or a typo
-            owner: dict[str, Store] = {}
-            for each in stores:
-                for known in each.list_sessions():
-                    owner.setdefault(known.session_id, each)
-            where = stores[0].location if len(stores) == 1 else ""
-            session_id = resolve(session_id, owner, where=where)
-            store = owner[session_id]
+        store, session_id = _locate(stores, session_id)
         state = store.get_session(session_id)
         if limit is None and not as_json and not show_all:
             limit = EVENTS_SHOWN
@@ -337,6 +347,7 @@ def show(
         older = bool(limit) and len(events) > (limit or 0)
         events = events[1:] if older else events
         lives = store.lifecycle(session_id, 1_000_000) if snapshot_dir is not None else []
+        records = {e.id: e for e in store.timeline(session_id)} if lives else {}
         jobs = job_summaries(state, store.timeline(session_id)) if as_json else []
     except (StoreError, UnknownId, AmbiguousId) as exc:
         _fail(str(exc))
@@ -346,7 +357,7 @@ def show(
     if snapshot_dir is not None:
         from coachloop.snapshot_pack import export
 
-        written = export(lives, snapshot_dir)
+        written = export(lives, snapshot_dir, records)
         click.echo(f"Wrote {len(written)} lifecycle record(s) to {snapshot_dir}", err=as_json)
     from coachloop.redaction import redact_value
 

@@ -18,18 +18,15 @@ import time
 from dataclasses import dataclass, field
 from typing import Literal, get_args
 
+from coachloop.core.agents import AGENTS, LABELS
+
 StopKind = Literal["Stop", "SubagentStop", "StopFailure"]
 HumanSource = Literal["prompt", "chat"]
 
 STOP_KINDS: tuple[StopKind, ...] = get_args(StopKind)
 HUMAN_SOURCES: tuple[HumanSource, ...] = get_args(HumanSource)
-KNOWN_AGENTS: tuple[str, ...] = ("claude-code", "codex", "gemini", "sdk")
-AGENT_LABELS = {
-    "claude-code": "Claude Code",
-    "codex": "Codex",
-    "gemini": "Gemini CLI",
-    "sdk": "SDK",
-}
+KNOWN_AGENTS: tuple[str, ...] = tuple(a.name for a in AGENTS)
+AGENT_LABELS = LABELS
 
 
 def _require_session(session_id: object) -> None:

@@ -43,8 +43,8 @@ from coachloop.dashboard.views import (
     TimelinePage,
 )
 from coachloop.snapshot_pack import name as record_name
-from coachloop.snapshot_pack import unpack
-from coachloop.store import Store, StoreError, UnknownSession
+from coachloop.snapshot_pack import whole
+from coachloop.store import EventRecord, Store, StoreError, UnknownSession
 from coachloop.store.records import Life
 
 SNAPSHOTS_SHOWN = 50  # lifecycle records linked from a session's page (the newest)
@@ -240,11 +240,18 @@ class SQLiteData:
         with self._db() as db:
             if db is None:
                 return None
+            eid = int(parts[1])
             rows = db.execute(
-                "SELECT label, body, saved_at FROM lifecycle WHERE session_id = ? AND event_id = ?",
-                (session_id, int(parts[1])),
+                "SELECT label, body, saved_at, state FROM lifecycle"
+                " WHERE session_id = ? AND event_id = ?",
+                (session_id, eid),
             ).fetchall()
-        return found_snapshot([Life(r[0], bytes(r[1]), r[2], int(parts[1])) for r in rows], name)
+            event = db.execute(
+                "SELECT data FROM events WHERE id = ? AND session_id = ?", (eid, session_id)
+            ).fetchone()
+        lives = [Life(r[0], bytes(r[1]), r[2], eid, session_id, r[3]) for r in rows]
+        record = EventRecord.from_dict({**json.loads(event[0]), "id": eid}) if event else None
+        return found_snapshot(lives, name, record)
 
     def _items(
         self, db: sqlite3.Connection, session_id: str, sql: str, args: list[Any]
@@ -346,12 +353,15 @@ class SQLiteData:
             self.owner.close()
 
 
-def found_snapshot(lives: Sequence[Life], name: str) -> dict[str, Any] | None:
-    """The record among `lives` called `name`, unpacked (with its event id), or None."""
+def found_snapshot(
+    lives: Sequence[Life], name: str, event: EventRecord | None = None
+) -> dict[str, Any] | None:
+    """The record among `lives` called `name`, whole (with its timeline record `event`),
+    or None."""
     for life in lives:
         if record_name(life) == name:
             try:
-                return {**unpack(life.body), "event_id": life.event_id}
+                return whole(life, event)
             except ValueError:
                 return None
     return None

@@ -168,7 +168,10 @@ class StoreData:
         return Counts(days, per_day, per_agent)
 
     def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
-        return found_snapshot(self.store.lifecycle(session_id, 10_000), name)
+        lives = self.store.lifecycle(session_id, 10_000)
+        ids = {life.event_id for life in lives if record_name(life) == name}
+        events = [r for r in self.store.timeline(session_id) if r.id in ids]
+        return found_snapshot(lives, name, events[0] if events else None)
 
     def close(self) -> None:
         self.store.close()

@@ -1,4 +1,4 @@
-"""One Claude Code turn for the duel, through the headless runner (`coachloop.agents.runner`).
+"""One Claude Code turn for the duel, through the headless runner (`coachloop.runners.claude_cli`).
 
 `run_claude(project, prompt, allowed_tools, ...)` starts a new session (or resumes
 `resume`) in `project`, allowing exactly `allowed_tools` without a permission prompt,
@@ -43,9 +43,9 @@ def run_claude(
     settings: Mapping[str, Any] | None = None,
 ) -> ClaudeRun:
     """Run one turn (see the module docstring)."""
-    from coachloop.agents.claude_env import ClaudeNotFound
-    from coachloop.agents.runner import run_turn
-    from coachloop.agents.turn import TurnError, TurnTimeoutError
+    from coachloop.runners.claude_cli import run_turn
+    from coachloop.runners.claude_env import ClaudeNotFound
+    from coachloop.runners.turn import TurnError, TurnTimeoutError
 
     try:
         result = run_turn(

@@ -1,7 +1,7 @@
 """Background maintenance in the warm processes: the periodic jobs off the stop path.
 
 The daemon and `coachloop serve` start one `Upkeep` thread. About once a second it
-gives every supervisor this process has open (`coachloop.agents.supervisors`) one
+gives every supervisor this process has open (`coachloop.agents.projects`) one
 bounded step of its periodic jobs (`Supervisor.maintain`: a page of the watchdog walk,
 a batch of retention deletes), so no hook call ever waits on them and no step holds a
 store for more than a few milliseconds. The claims in the store keep two processes from
@@ -20,10 +20,10 @@ TICK = 1.0  # seconds between steps
 
 def step() -> int:
     """One maintenance step for every open supervisor; returns how many have more work."""
-    from coachloop.agents import supervisors
+    from coachloop.agents import projects
 
     busy = 0
-    for entry in supervisors.entries():
+    for entry in projects.entries():
         try:
             entry.supervisor.maintain()
         except Exception:  # maintain never raises; a broken entry must not stop the rest

@@ -104,4 +104,10 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         CREATE INDEX lifecycle_saved ON lifecycle (saved_at)
         """,
     ),
+    (
+        "0008_lifecycle_state",
+        """
+        ALTER TABLE lifecycle ADD COLUMN state TEXT
+        """,
+    ),
 )

@@ -131,13 +131,20 @@ class Write:
 @dataclass(frozen=True, slots=True)
 class Life:
     """A lifecycle record as the store keeps it: its label and a packed, redacted body
-    (`coachloop.snapshots.pack`); `event_id` and `saved_at` are set when it is stored."""
+    (`coachloop.snapshot_pack.pack`); `event_id` and `saved_at` are set when it is
+    stored. `state`: the session's state JSON kept with it; a stop's record asks for the
+    state its own transaction commits with `COMMITTED_STATE` (no second serialization);
+    its text, verdict and decision are the stop's timeline record (`snapshot_pack.whole`)."""
 
     label: str
     body: bytes
     saved_at: float = 0.0
     event_id: int = 0
     session_id: str = ""
+    state: str | None = None
+
+
+COMMITTED_STATE = ""  # `Life.state`: the state the same transaction writes
 
 
 @dataclass(frozen=True, slots=True)

@@ -38,7 +38,7 @@ from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
-from coachloop.store.records import EventRecord, Life, OutboxEntry
+from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500
@@ -193,8 +193,10 @@ class RedisStore(Store):
                 got = tuple(int(i) for i in ids)
                 if write.life is not None and got:  # after the commit, as a file was
                     life = write.life
+                    kept = args[1] if life.state == COMMITTED_STATE else life.state
+                    at = life.saved_at or now
                     self.save_life(
-                        session_id, replace(life, event_id=got[0], saved_at=life.saved_at or now)
+                        session_id, replace(life, event_id=got[0], saved_at=at, state=kept)
                     )
                 return result, got
             time.sleep(random.uniform(0, 0.0005 * min(attempt + 1, 20)))
@@ -286,8 +288,11 @@ class RedisStore(Store):
         key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
         out = []
         for raw in self._call(self._r.zrange, key, -limit, -1):
-            event_id, label, saved_at, body = raw.split(b"\x00", 3)
-            out.append(Life(label.decode(), body, float(saved_at), int(event_id), session_id))
+            event_id, label, saved_at, size, rest = raw.split(b"\x00", 4)
+            n = int(size)
+            state = rest[n + 1 :].decode() if rest[n : n + 1] == b"s" else None
+            life = Life(label.decode(), rest[:n], float(saved_at), int(event_id), session_id, state)
+            out.append(life)
         return out
 
     def save_life(self, session_id: str, life: Life) -> None:
@@ -295,9 +300,10 @@ class RedisStore(Store):
         if proj is None:
             raise UnknownSession(session_id, self.location)
         key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
-        head = f"{life.event_id}\x00{life.label}\x00{life.saved_at!r}\x00".encode()
+        head = f"{life.event_id}\x00{life.label}\x00{life.saved_at!r}\x00{len(life.body)}\x00"
+        tail = b"-" if life.state is None else b"s" + life.state.encode()
         pipe = self._r.pipeline(transaction=True)
-        pipe.zadd(key, {head + life.body: life.event_id})
+        pipe.zadd(key, {head.encode() + life.body + tail: life.event_id})
         pipe.zadd(self._k("life", "saved"), {f"{key}\t{life.event_id}": life.saved_at})
         self._call(pipe.execute)
 

@@ -22,7 +22,7 @@ from coachloop.config.private import in_private, private_file
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.migrations import MIGRATIONS
-from coachloop.store.records import EventRecord, Life, OutboxEntry
+from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -181,6 +181,7 @@ class SQLiteStore(Store):
                 if write is None:
                     return result, ()
                 st = write.state
+                state_json = json.dumps(st.to_dict())
                 db.execute(
                     "INSERT INTO sessions (session_id, project, agent, status, continues,"
                     " last_verdict, created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
@@ -197,7 +198,7 @@ class SQLiteStore(Store):
                         st.last_verdict,
                         st.created_at,
                         st.updated_at,
-                        json.dumps(st.to_dict()),
+                        state_json,
                     ),
                 )
                 ids: list[int] = []
@@ -230,10 +231,11 @@ class SQLiteStore(Store):
                     )
                 if write.life is not None and ids:
                     life = write.life
+                    kept = state_json if life.state == COMMITTED_STATE else life.state
                     db.execute(
-                        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body)"
-                        " VALUES (?,?,?,?,?)",
-                        (session_id, ids[0], life.label, life.saved_at or now, life.body),
+                        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body,"
+                        " state) VALUES (?,?,?,?,?,?)",
+                        (session_id, ids[0], life.label, life.saved_at or now, life.body, kept),
                     )
                 return result, tuple(ids)
         except sqlite3.Error as exc:
@@ -275,19 +277,19 @@ class SQLiteStore(Store):
 
     def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
         rows = self._read(
-            "SELECT label, body, saved_at, event_id FROM lifecycle WHERE session_id = ?"
+            "SELECT label, body, saved_at, event_id, state FROM lifecycle WHERE session_id = ?"
             " ORDER BY id DESC LIMIT ?",
             (session_id, max(int(limit), 0)),
         )
-        return [Life(r[0], bytes(r[1]), r[2], r[3], session_id) for r in reversed(rows)]
+        return [Life(r[0], bytes(r[1]), r[2], r[3], session_id, r[4]) for r in reversed(rows)]
 
     def save_life(self, session_id: str, life: Life) -> None:
         try:
             with self._tx() as db:
                 db.execute(
-                    "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body)"
-                    " VALUES (?,?,?,?,?)",
-                    (session_id, life.event_id, life.label, life.saved_at, life.body),
+                    "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body, state)"
+                    " VALUES (?,?,?,?,?,?)",
+                    (session_id, life.event_id, life.label, life.saved_at, life.body, life.state),
                 )
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc

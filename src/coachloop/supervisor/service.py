@@ -33,7 +33,7 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
 from coachloop.snapshot_pack import pack
-from coachloop.store.records import Life, verdict_dict
+from coachloop.store.records import COMMITTED_STATE, Life
 from coachloop.supervisor import watchdog, writes
 from coachloop.supervisor.human import HumanDoor
 from coachloop.supervisor.maintenance import Maintained
@@ -179,14 +179,12 @@ class Supervisor(Maintained, HumanDoor):
             if not self.snapshots_on:
                 return None
             label = lifecycle(event, verdict, decision)
-            data: dict[str, object] = {
-                "stop": event.to_dict(),
-                "verdict": verdict_dict(verdict),
-                "decision": decision.to_dict(),
-                "state": new.to_dict(),
-            }
+            # What the stop's timeline record and its state do not hold already: the
+            # stop's context (its text, verdict and decision are in the record).
+            stop = {k: v for k, v in event.to_dict().items() if k != "text"}
             try:
-                return Life(label, pack(event.session_id, label, data, now), now)
+                body = pack(event.session_id, label, {"stop": stop}, now)
+                return Life(label, body, now, state=COMMITTED_STATE)
             except Exception:  # a lost record must never lose the decision
                 log.exception("could not save the %s snapshot of %s", label, event.session_id)
                 return None

@@ -24,6 +24,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from coachloop.core.agents import events
+
 __all__ = [
     "ALLOWED_TOOLS",
     "ENV_CLAUDE",
@@ -40,18 +42,8 @@ ENV_CLAUDE = "COACHLOOP_CLAUDE"
 # The tools a supervised headless run may use without a permission prompt (as root,
 # Claude Code refuses bypassPermissions; an allow-list works everywhere).
 ALLOWED_TOOLS = ("Bash", "Edit", "Write", "Read")
-# The hook events coachloop handles for Claude Code.
-HOOK_EVENTS = (
-    "Stop",
-    "SubagentStop",
-    "StopFailure",
-    "UserPromptSubmit",
-    "Notification",
-    "SessionStart",
-    "SessionEnd",
-    "PostToolUse",
-    "PreToolUse",
-)
+# The hook events coachloop handles for Claude Code (the registry's).
+HOOK_EVENTS = events("claude-code")
 # Variables that could carry real credentials or redirect Claude Code elsewhere.
 _SCRUBBED = (
     "ANTHROPIC_API_KEY",

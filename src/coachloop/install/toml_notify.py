@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install.common import SettingsError
+from coachloop.install.common import SettingsError
 
 MARKER = "# coachloop: judges each Codex turn (remove with: coachloop uninstall --agent codex)"
 _NOTIFY_LINE = re.compile(r"^\s*notify\s*=")

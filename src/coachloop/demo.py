@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.claude_env import hook_settings, offline_env
-from coachloop.agents.supervised import JudgedTurn
+from coachloop.runners.claude_env import hook_settings, offline_env
+from coachloop.runners.supervised import JudgedTurn
 from coachloop.testing import ScriptItem, Step, text, tool_use
 
 __all__ = ["PROMPT", "DemoRun", "make_project", "run_demo", "script"]
@@ -125,8 +125,8 @@ def script(project: Path, python: str = "python") -> list[Step]:
 
 def run_demo(workdir: Path, *, timeout: float = 120.0) -> DemoRun:
     """Run the demo in `workdir` (which must exist); see the module docstring."""
-    from coachloop.agents.runner import ClaudeCode
-    from coachloop.agents.supervised import SupervisedRunner
+    from coachloop.runners.claude_cli import ClaudeCode
+    from coachloop.runners.supervised import SupervisedRunner
     from coachloop.store import open_store
     from coachloop.supervisor import Supervisor
     from coachloop.testing import ScriptedModel

@@ -14,10 +14,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install import codex, gemini
-from coachloop.agents.install.codex_trust import project_trusted, trust_problems
-from coachloop.agents.install.common import is_our_handler
-from coachloop.agents.install.toml_notify import read_toml
+from coachloop.install import codex, gemini
+from coachloop.install.codex_trust import project_trusted, trust_problems
+from coachloop.install.common import is_our_handler
+from coachloop.install.toml_notify import read_toml
 
 __all__ = ["check"]
 

@@ -1,6 +1,6 @@
 """One Claude Code turn through the Claude Agent SDK (`claude_agent_sdk.query`).
 
-`ClaudeAgentSDK` is the `Agent` seam of `coachloop.agents.runner.ClaudeCode`, driven by
+`ClaudeAgentSDK` is the `Agent` seam of `coachloop.runners.claude_cli.ClaudeCode`, driven by
 the SDK instead of a hand-made subprocess: same binary (`cli_path`, the bundled one by
 default), same settings (the project's `.claude/settings.json`, plus `settings`), same
 `TurnResult`. The SDK's messages are kept as stream-json-like dicts in
@@ -21,9 +21,9 @@ from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any, Unpack
 
-from coachloop.agents.claude_env import find_claude
-from coachloop.agents.runner import ClaudeOptions, ClaudeRunnerBase
-from coachloop.agents.turn import (
+from coachloop.runners.claude_cli import ClaudeOptions, ClaudeRunnerBase
+from coachloop.runners.claude_env import find_claude
+from coachloop.runners.turn import (
     AfterResult,
     TurnError,
     TurnResult,

@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from coachloop.agents.turn import Agent, TurnResult
 from coachloop.core.events import HumanMessage, StopEvent
+from coachloop.runners.turn import Agent, TurnResult
 
 if TYPE_CHECKING:
     from coachloop.core.judge_input import JudgeInput
@@ -110,7 +110,7 @@ class SupervisedRunner:
     """Runs turns of `agent` (working in `project`) and judges each through the supervisor.
 
     The project is resolved as our hooks resolve it (the enclosing git work tree, see
-    `coachloop.agents.dispatch.project_root`), so the runner and the hooks share one
+    `coachloop.config.project.project_root`), so the runner and the hooks share one
     store. `supervisor` defaults to `Supervisor.open(project)` and `judge` to the
     project's configured judge. `agent_name` is the name sessions are recorded under.
     """
@@ -125,7 +125,7 @@ class SupervisedRunner:
         agent_name: str = "claude-code",
         hook_grace: float = 5.0,
     ) -> None:
-        from coachloop.agents.dispatch import project_root
+        from coachloop.config.project import project_root
 
         self.agent = agent
         self.workdir = Path(project).resolve()

@@ -4,8 +4,9 @@
     uninstall(agent, scope, project) -> Change
     inspect(agent, scope, project) -> Installed
 
-Agents: "claude-code", "codex", "gemini" (`claude`, `codex`, `gemini` modules say
-where each keeps its settings and which handlers we add). Scopes: "project" (files
+Agents: those of the registry with an installer (`coachloop.core.agents`; the
+`claude`, `codex`, `gemini` modules say where each keeps its settings and which
+handlers we add). Scopes: "project" (files
 under the project directory), "user" (the home directory), and for Claude Code also
 "local" (`.claude/settings.local.json`).
 
@@ -25,6 +26,7 @@ the folder install created for it). Ours are recognised by their command
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,13 +34,14 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from coachloop.agents.install import (
+from coachloop.core.agents import installable, spec
+from coachloop.install import (
     claude,
     codex,
     gemini,
     runs,
 )
-from coachloop.agents.install.common import (
+from coachloop.install.common import (
     SettingsError,
     dump_json,
     find_ours,
@@ -49,7 +52,7 @@ from coachloop.agents.install.common import (
     remove_hooks,
     write_text_atomic,
 )
-from coachloop.agents.install.toml_notify import read_toml, remove_notify, set_notify
+from coachloop.install.toml_notify import read_toml, remove_notify, set_notify
 
 __all__ = [
     "AGENTS",
@@ -64,9 +67,8 @@ __all__ = [
     "uninstall",
 ]
 
-AGENTS = ("claude-code", "codex", "gemini")
+AGENTS = installable()  # from the registry: the agents with an installer
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_MODULES: dict[str, ModuleType] = {"claude-code": claude, "codex": codex, "gemini": gemini}
 
 
 class InstallUsageError(ValueError):
@@ -122,10 +124,11 @@ def scopes(agent: str) -> tuple[str, ...]:
 
 
 def _module(agent: str) -> ModuleType:
-    try:
-        return _MODULES[agent]
-    except KeyError:
-        raise InstallUsageError(f"unknown agent {agent!r} (use {', '.join(AGENTS)})") from None
+    """The installer of `agent`, named in the registry (`coachloop.core.agents`)."""
+    found = spec(agent) if isinstance(agent, str) else None
+    if found is None or found.installer is None:
+        raise InstallUsageError(f"unknown agent {agent!r} (use {', '.join(AGENTS)})")
+    return importlib.import_module(found.installer)
 
 
 def _check_scope(agent: str, scope: str) -> ModuleType:

@@ -8,7 +8,7 @@
   trust, Gemini folder trust and `hooksConfig`, a Codex `notify` where Codex ignores
   it; each with its fix);
 - `probes`: each distinct hook target run once the way the agent runs it
-  (`coachloop.agents.install.probes`), with a payload every adapter ignores, so a probe
+  (`coachloop.install.probes`), with a payload every adapter ignores, so a probe
   records nothing (no stray session for the watchdog to flag). A hook fails open, so
   its exit 0 cannot vouch for the store: that is checked on its own;
 - `store`: whether the store the hooks use for the project opens (the project is
@@ -27,14 +27,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install import AGENTS, Installed, inspect, scopes
-from coachloop.agents.install.probes import Probe, run_probe
+from coachloop.install import AGENTS, Installed, inspect, scopes
+from coachloop.install.probes import Probe, run_probe
 from coachloop.redaction import redact
 
 
 def hook_project(project: Path) -> Path | None:
     """The project the hooks resolve from a `cwd` of `project` (None: the user's store)."""
-    from coachloop.agents.dispatch import project_root
+    from coachloop.config.project import project_root
 
     return project_root(str(project))
 

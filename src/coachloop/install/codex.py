@@ -29,7 +29,8 @@ import shlex
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install.common import (
+from coachloop.core.agents import events
+from coachloop.install.common import (
     Handler,
     coachloop_executable,
     hook_command,
@@ -38,7 +39,7 @@ from coachloop.agents.install.common import (
 
 NAME = "codex"
 SCOPES = ("project", "user")
-EVENTS = ("Stop", "UserPromptSubmit")
+EVENTS = events("codex")  # from the registry (`coachloop.core.agents`)
 TIMEOUT_S = 30
 TIMEOUT_UNIT_S = 1.0
 NOTIFY_ARG = "codex-notify"

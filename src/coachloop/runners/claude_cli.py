@@ -10,7 +10,7 @@ stays open until the `result` message has been read and `after_result` has retur
 `-p` mode Claude Code runs some hooks (StopFailure) without waiting for them, and exits
 when its input ends, which can cut them short. The hooks come from the project's
 `.claude/settings.json` and from `settings` (a file or a mapping, passed as
-`--settings`). `ClaudeAgentSDK` (`coachloop.agents.sdk_runner`) is the same seam
+`--settings`). `ClaudeAgentSDK` (`coachloop.runners.sdk`) is the same seam
 through the Claude Agent SDK.
 """
 
@@ -28,8 +28,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any, TypedDict, Unpack
 
-from coachloop.agents.claude_env import ALLOWED_TOOLS, find_claude
-from coachloop.agents.turn import (
+from coachloop.runners.claude_env import ALLOWED_TOOLS, find_claude
+from coachloop.runners.turn import (
     AfterResult,
     TurnCancelled,
     TurnError,

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install import FoundHook
+from coachloop.install import FoundHook
 from coachloop.redaction import redact
 
 MAX_PROBE_S = 30.0

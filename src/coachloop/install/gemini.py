@@ -30,11 +30,12 @@ import os
 from pathlib import Path
 from typing import Any
 
-from coachloop.agents.install.common import Handler, hook_command
+from coachloop.core.agents import events
+from coachloop.install.common import Handler, hook_command
 
 NAME = "gemini"
 SCOPES = ("project", "user")
-EVENTS = ("AfterAgent",)
+EVENTS = events("gemini")  # from the registry (`coachloop.core.agents`)
 TIMEOUT_MS = 30_000
 TIMEOUT_UNIT_S = 0.001  # Gemini CLI timeouts are milliseconds
 HOOK_NAME = "coachloop"
