@@ -42,8 +42,15 @@ class Label:
 
 
 def last_delivered(reader: StoreReader, session_id: str) -> EventRecord | None:
-    """The session's most recent stop that reached the human (None: none yet)."""
-    for rec in reversed(reader.timeline(session_id, limit=200)):
+    """The session's most recent stop that reached the human (None: none yet, or a
+    session the store does not hold)."""
+    from coachloop.store.base import UnknownSession
+
+    try:
+        timeline = reader.timeline(session_id, limit=200)
+    except UnknownSession:
+        return None
+    for rec in reversed(timeline):
         if rec.kind == "stop" and rec.decision == "deliver" and rec.verdict is not None:
             return rec
     return None
