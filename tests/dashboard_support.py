@@ -23,7 +23,7 @@ from coachloop.dashboard.data import open_data
 from coachloop.dashboard.web import Request, Response
 from coachloop.store import Store
 from coachloop.supervisor.writes import record_human, record_stop
-from hookd_support import Serve, hook_env, start_serve
+from hookd_support import SERVE_TOKEN, Serve, hook_env, start_serve
 
 TOKEN = "dash-token-0123456789abcdef"
 PROJECT_A = "/work/alpha"
@@ -102,8 +102,9 @@ def html(response: Response) -> str:
 
 @pytest.fixture(name="serve_factory")
 def serve_factory_fixture(tmp_path: Path) -> Iterator[object]:
-    """Start `coachloop serve --port 0 --no-socket` on the store tmp_path/dash.db, with an
-    optional token; every server started is stopped afterwards."""
+    """Start `coachloop serve --port 0 --no-socket` on the store tmp_path/dash.db, with
+    `token` (None: the suite's `SERVE_TOKEN`, which `request` then sends by itself);
+    every server started is stopped afterwards."""
     started: list[Serve] = []
 
     def start(token: str | None = None) -> Serve:
@@ -125,11 +126,16 @@ def serve_factory_fixture(tmp_path: Path) -> Iterator[object]:
 def request(
     server: Serve, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
 ) -> tuple[int, dict[str, str], bytes]:
-    """One request on a fresh connection: status, headers (lower-cased names), body."""
+    """One request on a fresh connection: status, headers (lower-cased names), body. A
+    server on the suite's `SERVE_TOKEN` gets it as a bearer token, unless `headers` name
+    their own (tests of the token gate start servers with another token)."""
     assert server.port is not None
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    given = dict(headers or {})
+    if server.env.get("COACHLOOP_SERVE_TOKEN") == SERVE_TOKEN:
+        given.setdefault("Authorization", f"Bearer {SERVE_TOKEN}")
     try:
-        conn.request(method, path, body=body or None, headers=headers or {})
+        conn.request(method, path, body=body or None, headers=given)
         resp = conn.getresponse()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
     finally:

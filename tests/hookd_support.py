@@ -10,6 +10,7 @@ imports those names to use them.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -21,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +38,34 @@ EVIDENCED = (
     "Fixed the login bug in src/auth.py. Ran `pytest -q`: 42 passed in 1.31s. Committed as 3f2a9c1."
 )
 QUESTION = "Should the session cookie be HttpOnly, or does the SPA need to read it?"
+SERVE_TOKEN = "test-serve-token-0123456789"  # what `hook_env` gives every server
+
+
+class AuthConnection(http.client.HTTPConnection):
+    """An HTTP connection that sends the test servers' token (and, on a POST, a JSON
+    content type) unless the request names its own: what an installed hook sends."""
+
+    def request(  # type: ignore[override]
+        self,
+        method: str,
+        url: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        given = dict(headers or {})
+        given.setdefault("Authorization", f"Bearer {SERVE_TOKEN}")
+        if method == "POST":
+            given.setdefault("Content-Type", "application/json")
+        super().request(method, url, body=body, headers=given, **kwargs)
+
+
+def health(url: str, timeout: float = 5, token: str = SERVE_TOKEN) -> dict[str, Any]:
+    """GET `url`/health with the token; the parsed answer."""
+    request = urllib.request.Request(url + "/health", headers={"Authorization": f"Bearer {token}"})
+    with urllib.request.urlopen(request, timeout=timeout) as resp:
+        data: dict[str, Any] = json.loads(resp.read())
+    return data
 
 
 @pytest.fixture(name="project")
@@ -186,6 +216,7 @@ def hook_env(**overrides: str) -> dict[str, str]:
     env.pop("COACHLOOP_HOOK_SOCKET", None)
     env["COACHLOOP_HOOK_DAEMON"] = "1"
     env["COACHLOOP_HOOK_IDLE_TIMEOUT"] = "60"
+    env["COACHLOOP_SERVE_TOKEN"] = SERVE_TOKEN
     env.update(overrides)
     return env
 

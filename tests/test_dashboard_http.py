@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import socket
+import stat
 import subprocess
 import sys
 import time
@@ -24,7 +25,7 @@ from dashboard_support import (
     serve_factory_fixture,  # noqa: F401 - a fixture
     stop_payload,
 )
-from hookd_support import COACHLOOP, EVIDENCED, HEDGED, Serve, hook_env
+from hookd_support import COACHLOOP, EVIDENCED, HEDGED, AuthConnection, Serve, hook_env
 
 Start = Callable[..., Serve]
 
@@ -95,7 +96,7 @@ def test_live_events_follow_hooks_posted_to_the_same_server(
     status, _, body = request(server, "GET", "/")
     assert status == 200 and b"live-1" in body
     since = int(body.split(b"since=")[1].split(b'"')[0])
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn = AuthConnection("127.0.0.1", server.port, timeout=30)
     conn.request("GET", f"/events?since={since}")
     resp = conn.getresponse()
     assert resp.status == 200 and resp.getheader("Content-Type", "").startswith("text/event-stream")
@@ -105,7 +106,7 @@ def test_live_events_follow_hooks_posted_to_the_same_server(
     assert b"event: row" in seen and b"live-1" in seen and b"sent back" in seen
     conn.close()
     first = json.loads(request(server, "GET", "/health")[2])["served"]
-    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn = AuthConnection("127.0.0.1", server.port, timeout=30)
     conn.request("GET", "/session/live-1/events?since=0")
     resp = conn.getresponse()
     assert resp.status == 200
@@ -165,7 +166,10 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
         text=True,
         check=True,
     )
-    assert bare.stdout.strip() == "http://127.0.0.1:9/"
+    # no token in the environment: the one generated in the home, kept there 0600
+    stored = tmp_path / "home" / "serve.token"
+    assert stat.S_IMODE(stored.stat().st_mode) == 0o600
+    assert bare.stdout.strip() == f"http://127.0.0.1:9/?token={stored.read_text().strip()}"
     shop = tmp_path / "shop"
     (shop / ".git").mkdir(parents=True)
     (shop / "src").mkdir()
@@ -176,7 +180,10 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
         text=True,
         check=True,
     )
-    assert filtered.stdout.strip() == "http://127.0.0.1:9/?" + urlencode({"project": str(shop)})
+    assert filtered.stdout.strip() == (
+        f"http://127.0.0.1:9/?token={stored.read_text().strip()}&"
+        + urlencode({"project": str(shop)})
+    )
     done = subprocess.run(
         [COACHLOOP, "dashboard", "--port", str(port)],
         env=env,
@@ -195,7 +202,8 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
             time.sleep(0.1)
         assert opened.read_text().strip() == url
         server = Serve(None, "", port=port)  # type: ignore[arg-type]
-        health = json.loads(request(server, "GET", "/health")[2])
+        auth = {"Authorization": f"Bearer {TOKEN}"}
+        health = json.loads(request(server, "GET", "/health", headers=auth)[2])
         pid = int(health["pid"])
         status, headers, _ = request(server, "GET", f"/?token={TOKEN}")
         assert status == 303 and "set-cookie" in headers

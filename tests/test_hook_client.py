@@ -28,6 +28,7 @@ from hookd_support import (
     CONVERSATION_BLOCKS,
     blocks,
     conversation,
+    health,
     hook_env,
     project_fixture,  # noqa: F401 - a fixture
     read_all,
@@ -65,11 +66,7 @@ def test_warm_daemon_replies_like_in_process(tmp_path: Path, project: str) -> No
             got.append((done.returncode, done.stdout))
         assert got == expected
         assert blocks(got) == CONVERSATION_BLOCKS  # the hedged stop is sent back
-        import json
-        import urllib.request
-
-        with urllib.request.urlopen(daemon.url + "/health", timeout=5) as resp:
-            assert json.load(resp)["served"] == len(payloads)  # all went through the socket
+        assert health(daemon.url)["served"] == len(payloads)  # all went through the socket
     finally:
         assert daemon.stop() == 0
     assert not os.path.exists(daemon.socket)

@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import http.client
 import json
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import pytest
 from coachloop.agents.hook import handle
 from coachloop.store import open_store
 from hook_support import make_project, stop
-from hookd_support import hook_env, start_serve
+from hookd_support import AuthConnection, hook_env, start_serve
 
 TURNS = Path(__file__).parent / "data" / "turns"
 LABELS = {
@@ -92,7 +91,7 @@ def test_the_http_hook_grounds_like_the_command_hook(tmp_path: Path, project: Pa
     daemon = start_serve("--port", "0", "--no-socket", env=env)
     try:
         assert daemon.port is not None
-        conn = http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=30)
+        conn = AuthConnection("127.0.0.1", daemon.port, timeout=30)
         replies = []
         for name in ("pycalc-wrong-fix", "pycalc-unpasted"):
             conn.request("POST", f"/hooks/{AGENT}", body=payload(name, project))

@@ -18,6 +18,7 @@ from hookd_support import (
     HEDGED,
     blocks,
     generated_bad_payloads,
+    health,
     hook_env,
     project_fixture,  # noqa: F401 - a fixture
     read_all,
@@ -142,10 +143,7 @@ def test_real_claude_code_through_the_warm_daemon(tmp_path: Path, project: str) 
             turns = [json.dumps(r.json) for r in model.model_requests]
             assert len(turns) == 3 and "[System Coach]" in turns[1]  # coached by our block
             assert "[System Coach]" not in turns[0]
-            import urllib.request
-
-            with urllib.request.urlopen(daemon.url + "/health", timeout=5) as resp:
-                served = json.load(resp)["served"]
+            served = health(daemon.url)["served"]
             assert served >= 3  # prompt, hedged stop, evidenced stop (+ session events)
             assert daemon_pid(path) == daemon.proc.pid  # no other daemon was spawned
         finally:

@@ -23,6 +23,8 @@ from hookd_support import (
     CONVERSATION_BLOCKS,
     EVIDENCED,
     HEDGED,
+    SERVE_TOKEN,
+    AuthConnection,
     Serve,
     blocks,
     conversation,
@@ -60,7 +62,7 @@ def post(
 
 def connect(daemon: Serve) -> http.client.HTTPConnection:
     assert daemon.port is not None
-    return http.client.HTTPConnection("127.0.0.1", daemon.port, timeout=30)
+    return AuthConnection("127.0.0.1", daemon.port, timeout=30)
 
 
 def test_http_replies_like_in_process_on_one_connection(
@@ -141,7 +143,12 @@ def test_non_hook_requests_get_plain_http_errors(server: Serve) -> None:
     for method, path, body, extra, expected in cases:
         conn = connect(server)
         conn.putrequest(method, path, skip_accept_encoding=True)
-        headers = {"Content-Length": str(len(body)), **extra}
+        headers = {
+            "Content-Length": str(len(body)),
+            "Authorization": f"Bearer {SERVE_TOKEN}",
+            "Content-Type": "application/json",
+            **extra,
+        }
         for name, value in headers.items():
             conn.putheader(name, value)
         conn.endheaders(body or None)
@@ -182,18 +189,19 @@ def test_concurrent_sessions_each_match_in_process(
     assert got == expected
 
 
-def test_token_is_required_when_configured(tmp_path: Path, project: str) -> None:
-    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"), COACHLOOP_SERVE_TOKEN="s3cret-token")
+def test_the_configured_token_is_required(tmp_path: Path, project: str) -> None:
+    token = "s3cret-token-0123456789"
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "b.db"), COACHLOOP_SERVE_TOKEN=token)
     daemon = start_serve("--port", "0", "--no-socket", env=env)
     try:
         raw = stop("sess-t", "done", cwd=project)
         conn = connect(daemon)
-        assert post(conn, "/hooks/claude-code", raw)[0] == 401
+        assert post(conn, "/hooks/claude-code", raw)[0] == 401  # the suite's default token
         conn = connect(daemon)
         assert post(conn, "/hooks/claude-code", raw, {"Authorization": "Bearer wrong"})[0] == 401
         conn = connect(daemon)
         status, body, _ = post(
-            conn, "/hooks/claude-code", raw, {"Authorization": "Bearer s3cret-token"}
+            conn, "/hooks/claude-code", raw, {"Authorization": f"Bearer {token}"}
         )
         assert status == 200 and valid_reply(body)
         conn.close()

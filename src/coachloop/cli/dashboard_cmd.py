@@ -3,8 +3,9 @@
 If no coachloop server answers on HOST:PORT, one is started in the background
 (`coachloop serve --no-socket`, exiting after `--idle-timeout` seconds without a request;
 an open dashboard page keeps it alive), then the browser (`$BROWSER`, else the system's)
-opens the login URL: `/?token=…` when `COACHLOOP_SERVE_TOKEN` is set, which sets a cookie
-and redirects to `/` (`--project DIR`: `/?project=DIR`, the list filtered to it).
+opens the login URL: `/?token=…` with the server's token (`coachloop.server.token`:
+`COACHLOOP_SERVE_TOKEN`, else `$COACHLOOP_HOME/serve.token`), which sets a cookie and
+redirects to `/` (`--project DIR`: `/?project=DIR`, the list filtered to it).
 `--print-url` prints that URL and starts and opens nothing. The server shows every
 store: the home's, where every project's sessions are by default, and the projects' own
 (`coachloop.store.registry`).
@@ -13,7 +14,6 @@ store: the home's, where every project's sessions are by default, and the projec
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -25,14 +25,18 @@ from urllib.parse import urlencode
 import click
 
 START_TIMEOUT = 20.0
-ENV_TOKEN = "COACHLOOP_SERVE_TOKEN"
 
 
 def _health(host: str, port: int) -> dict[str, object] | None:
     """The server's /health answer, or None when nothing (or not coachloop) answers."""
+    from coachloop.server.token import read_token
+
     shown = f"[{host}]" if ":" in host else host
+    request = urllib.request.Request(
+        f"http://{shown}:{port}/health", headers={"Authorization": f"Bearer {read_token()}"}
+    )
     try:
-        with urllib.request.urlopen(f"http://{shown}:{port}/health", timeout=2) as resp:
+        with urllib.request.urlopen(request, timeout=2) as resp:
             data = json.loads(resp.read())
     except (OSError, ValueError, urllib.error.URLError):
         return None
@@ -42,9 +46,9 @@ def _health(host: str, port: int) -> dict[str, object] | None:
 def _start(host: str, port: int, idle_timeout: float) -> int:
     """Start `coachloop serve` detached; returns its pid once /health answers."""
     from coachloop.config import home
+    from coachloop.config.private import private_dir
 
-    logs = home() / "logs"
-    logs.mkdir(parents=True, exist_ok=True)
+    logs = private_dir(home() / "logs")
     command = [sys.executable, "-m", "coachloop", "serve", "--host", host, "--port", str(port)]
     command += ["--no-socket", "--idle-timeout", str(idle_timeout)]
     with open(logs / "dashboard.log", "ab") as log:
@@ -99,8 +103,13 @@ def dashboard(
     """Open the live dashboard (every supervised session) in the browser."""
     from coachloop.dashboard import INSTALL_HINT, available
     from coachloop.dashboard.auth import login_url
+    from coachloop.server.token import TokenError, ensure_token
 
-    url = login_url(host, port, os.environ.get(ENV_TOKEN) or None)
+    try:
+        token = ensure_token()  # the server started below reads the same one
+    except (TokenError, OSError) as exc:
+        raise click.ClickException(str(exc)) from None
+    url = login_url(host, port, token)
     if project is not None:  # the list filtered to the project as the hooks record it
         from coachloop.config.project import project_root
 
@@ -111,7 +120,9 @@ def dashboard(
         click.echo(url)
         return
     if not available():
-        raise click.ClickException(INSTALL_HINT)
+        from coachloop.cli.errors import install_hint
+
+        raise click.ClickException(f"{INSTALL_HINT.split(':')[0]}: {install_hint('dashboard')}")
     health = _health(host, port)
     if health is None:
         pid = _start(host, port, max(idle_timeout, 0.0))

@@ -156,8 +156,9 @@ def _run_each(agents: Iterable[str], action: Callable[[str], Change]) -> None:
     "--token-env",
     metavar="VAR",
     default=None,
-    help="With --http: send `Authorization: Bearer $VAR`, filled in by Claude Code from "
-    "its environment (for a `coachloop serve` with COACHLOOP_SERVE_TOKEN).",
+    help="With --http: send `Authorization: Bearer $VAR` (default COACHLOOP_SERVE_TOKEN), "
+    "filled in by Claude Code from its environment; export VAR with the server's token "
+    '(`export COACHLOOP_SERVE_TOKEN="$(cat ~/.coachloop/serve.token)"`).',
 )
 @click.option(
     "--notify",
@@ -184,6 +185,10 @@ def install(  # noqa: PLR0917 - click passes every option as an argument
 
     if http_url is not None and not http_url.startswith(("http://", "https://")):
         raise click.BadParameter("must start with http:// or https://", param_hint="--http")
+    if http_url is not None and token_env is None:
+        from coachloop.server.token import ENV_TOKEN
+
+        token_env = ENV_TOKEN  # `coachloop serve` always wants its token
 
     def one(agent: str) -> Change:
         return do_install(

@@ -28,6 +28,13 @@ import click
 @click.option("--no-socket", is_flag=True, help="Serve only HTTP.")
 @click.option("--no-dashboard", is_flag=True, help="No dashboard at / (hooks and /health only).")
 @click.option(
+    "--body-budget",
+    default=256,
+    show_default=True,
+    type=click.IntRange(1, 1 << 20),
+    help="MiB of request bodies held at once over HTTP; more is answered 503.",
+)
+@click.option(
     "--idle-timeout",
     default=0.0,
     show_default=True,
@@ -41,6 +48,7 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
     no_http: bool,
     no_socket: bool,
     no_dashboard: bool,
+    body_budget: int,
     idle_timeout: float,
 ) -> None:
     """Serve agent hooks from one warm process.
@@ -51,8 +59,10 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
       GET  /health
       GET  /            the live dashboard (`coachloop dashboard` opens it)
     The unix socket is the fast path of `coachloop hook AGENT` (command hooks).
-    Set COACHLOOP_SERVE_TOKEN to require `Authorization: Bearer <token>` over HTTP
-    (the dashboard then asks for it: a login form, or the URL `/?token=...`).
+    Every HTTP request needs `Authorization: Bearer <token>`: COACHLOOP_SERVE_TOKEN, else
+    the token generated on the first start in $COACHLOOP_HOME/serve.token (0600). The
+    dashboard asks for it (a login form, or the URL `coachloop dashboard` opens).
+    Requests from browsers (Origin), for another Host, or not JSON are refused.
     All state lives in the store: replicas on one Redis store act as one.
     """
     from coachloop.agents.client import socket_path as default_socket
@@ -63,13 +73,22 @@ def serve(  # noqa: PLR0917 - click passes every option as an argument
     if not no_socket and socket_path is None:
         socket_path = default_socket()
         os.makedirs(os.path.dirname(socket_path), mode=0o700, exist_ok=True)
+    token = None
+    if not no_http:
+        from coachloop.server.token import TokenError, ensure_token
+
+        try:
+            token = ensure_token()
+        except (TokenError, OSError) as exc:
+            raise click.ClickException(str(exc)) from None
     options = ServeOptions(
         host=host,
         port=port,
         http=not no_http,
         socket_path=None if no_socket else socket_path,
         idle_timeout=max(idle_timeout, 0.0),
-        token=os.environ.get("COACHLOOP_SERVE_TOKEN") or None,
+        token=token,
         dashboard=not no_dashboard,
+        body_budget=body_budget * 1024 * 1024,
     )
     sys.exit(run(options))

@@ -9,10 +9,10 @@ One handler per event, in its own matcher group (these events take no matcher):
 
     command: {"type": "command", "command": "coachloop hook claude-code", "timeout": 30}
     http:    {"type": "http", "url": "<URL>/hooks/claude-code", "timeout": 30}
-    http with --token-env VAR (for `coachloop serve` with COACHLOOP_SERVE_TOKEN):
-             ... "headers": {"Authorization": "Bearer $VAR"}, "allowedEnvVars": ["VAR"]
-             (Claude Code fills in $VAR from its environment; the file never holds
-             the token itself)
+    http:    ... "headers": {"Authorization": "Bearer $VAR"}, "allowedEnvVars": ["VAR"]
+             (VAR: `--token-env`, by default COACHLOOP_SERVE_TOKEN; Claude Code fills
+             in $VAR from its environment, so the file never holds the token itself;
+             `coachloop serve` refuses a request without it)
 
 Claude Code does not run `http` handlers for SessionStart (checked with Claude Code
 2.1.330: the POST never comes, while a command handler runs), so with `--http`

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TextIO
 
 from coachloop.server.activity import Activity
-from coachloop.server.http import HookHTTPServer
+from coachloop.server.http import BODY_BUDGET, HookHTTPServer
 from coachloop.server.lock import acquire_lock, release_lock
 from coachloop.server.sock import HookSocketServer
 
@@ -60,6 +60,7 @@ class ServeOptions:
     token: str | None = None
     lock_wait: float = 2.0
     dashboard: bool = True
+    body_budget: int = BODY_BUDGET
 
 
 def run(options: ServeOptions, out: TextIO | None = None) -> int:
@@ -106,6 +107,7 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
                         activity,
                         options.token,
                         dashboard=options.dashboard,
+                        body_budget=options.body_budget,
                     )
                 )
             except OSError as exc:
@@ -125,11 +127,10 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
             thread.start()
             threads.append(thread)
         print(f"coachloop serve: {describe(servers)} (pid {os.getpid()})", file=out, flush=True)
-        if options.http and not options.token and not _loopback(options.host):
+        if options.http and not options.token:
             print(
-                f"coachloop serve: warning: {options.host} is reachable from other machines "
-                "and COACHLOOP_SERVE_TOKEN is not set: anyone who reaches it can post hooks "
-                "and read the dashboard",
+                "coachloop serve: warning: no token: anyone who reaches "
+                f"{options.host} can post hooks and read the dashboard",
                 file=out,
                 flush=True,
             )

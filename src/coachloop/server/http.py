@@ -13,7 +13,22 @@ Claude Code reads a 2xx response's JSON body like a command hook's stdout; a non
 answer, a timeout or a refused connection never blocks the agent. So any payload on a
 hook path is answered 200 (a bad one with the empty body, as `handle()` fails open);
 other paths are 404, other methods 405, an unreadable body 400, one over `MAX_BODY` 413.
-With `token` set, requests must carry `Authorization: Bearer <token>` (else 401).
+
+Who may post (issue 13: the port is reachable by other local users and, through the
+browser, by any web page): the hook paths and /health answer only requests that
+1. carry no `Origin` header (browsers send one with every cross-site POST; agents do
+   not) and no `Sec-Fetch-Site` other than "none" (else 403);
+2. name the bound address in `Host` (a loopback name when bound to loopback, so a page
+   that points its own domain at 127.0.0.1, DNS rebinding, is refused; any host when
+   bound to a wildcard address) (else 403);
+3. carry `Authorization: Bearer <token>` (else 401): the server always has a token
+   (`coachloop.server.token`);
+4. for a hook POST, a JSON content type (`application/json`, what Claude Code sends; a
+   form or `text/plain`, which a page may send without a preflight, gets 415).
+Bodies in flight share one memory budget (`body_budget` bytes, reserved from the
+declared length before reading): a request that would exceed it gets 503 (the agent
+is not blocked). The dashboard paths have the same token through its own gate (a login
+form and a cookie) and the same `Host` rule.
 
 HTTP/1.1 with keep-alive, Nagle off and one write per response: a persistent connection
 answers in well under a millisecond plus the judgement.
@@ -25,6 +40,7 @@ import hmac
 import json
 import logging
 import os
+import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING
@@ -42,6 +58,29 @@ HOOK_PREFIX = "/hooks/"
 MAX_BODY = 64 * 1024 * 1024
 MAX_FORM_BODY = 64 * 1024
 IDLE_CONNECTION_TIMEOUT = 120.0
+BODY_BUDGET = 256 * 1024 * 1024  # bytes of request bodies held at once, all connections
+WILDCARD_HOSTS = frozenset({"", "0.0.0.0", "::", "[::]"})
+
+
+class Budget:
+    """A count of bytes that many threads reserve from and give back (never blocks)."""
+
+    def __init__(self, total: int) -> None:
+        self.total = total
+        self.used = 0
+        self._lock = threading.Lock()
+
+    def take(self, n: int) -> bool:
+        """Reserve `n` bytes; False (nothing reserved) when that would exceed the total."""
+        with self._lock:
+            if self.used + n > self.total:
+                return False
+            self.used += n
+            return True
+
+    def give(self, n: int) -> None:
+        with self._lock:
+            self.used = max(0, self.used - n)
 
 
 class BadBodyError(Exception):
@@ -66,9 +105,12 @@ class HookHTTPServer(ThreadingHTTPServer):
         token: str | None = None,
         *,
         dashboard: bool = True,
+        body_budget: int = BODY_BUDGET,
     ):
         self.activity = activity
         self.token = token
+        self.bound_host = host
+        self.budget = Budget(body_budget)
         super().__init__((host, port), HookHandler)
         self.dashboard: Dashboard | None = None
         self.dashboard_error = ""
@@ -94,6 +136,18 @@ class HookHTTPServer(ThreadingHTTPServer):
             self.dashboard.close()
         super().shutdown()
 
+    def host_ok(self, header: str) -> bool:
+        """True when a request's `Host` header names this server (see the module
+        docstring); a request without one (not a browser) passes."""
+        from coachloop.dashboard.auth import host_of, loopback
+
+        if not header or self.bound_host in WILDCARD_HOSTS:
+            return True
+        named = host_of(header).lower()
+        if loopback(self.bound_host):
+            return loopback(named)
+        return named in (self.bound_host.strip("[]").lower(), "localhost") or loopback(named)
+
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
@@ -118,20 +172,31 @@ class HookHandler(BaseHTTPRequestHandler):
             else:
                 self._respond(404, b'{"error": "not found"}', close=True)
             return
-        if not self._authorized():
-            self._respond(401, b'{"error": "unauthorized"}', close=True)
+        if self._refused():
             return
+        kind = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            self._respond(415, b'{"error": "send application/json"}', close=True)
+            return
+        reserved = [0]
         try:
-            body = self._body()
+            body = self._body(reserved=reserved)
         except BadBodyError as exc:
+            self.server.budget.give(reserved[0])
             self._respond(exc.status, b'{"error": "bad body"}', close=True)
             return
-        reply = self.server.activity.handle(agent, body)
+        try:
+            reply = self.server.activity.handle(agent, body)
+        finally:
+            del body
+            self.server.budget.give(reserved[0])
         self._respond(200, reply.stdout, exit_code=reply.exit_code)
 
     def do_GET(self) -> None:
         path = self.path.split("?", 1)[0]
         if path == "/health":
+            if self._refused():
+                return
             self.server.activity.touch()
             health = {
                 "ok": True,
@@ -167,9 +232,33 @@ class HookHandler(BaseHTTPRequestHandler):
         given = self.headers.get("Authorization", "")
         return hmac.compare_digest(given.encode(), f"Bearer {token}".encode())
 
-    def _body(self) -> bytes:
+    def _refused(self) -> bool:
+        """Answer (and return True) a request from a browser, for another host, or
+        without the token; see the module docstring."""
+        site = self.headers.get("Sec-Fetch-Site", "none").lower()
+        if self.headers.get("Origin") is not None or site != "none":
+            self._respond(403, b'{"error": "browser requests are refused"}', close=True)
+        elif not self.server.host_ok(self.headers.get("Host", "")):
+            self._respond(403, b'{"error": "wrong Host"}', close=True)
+        elif not self._authorized():
+            self._respond(401, b'{"error": "unauthorized"}', close=True)
+        else:
+            return False
+        return True
+
+    def _reserve(self, n: int, reserved: list[int] | None) -> None:
+        """Take `n` bytes from the server's body budget (503 when it is spent)."""
+        if reserved is None:
+            return
+        if not self.server.budget.take(n):
+            raise BadBodyError(503)
+        reserved[0] += n
+
+    def _body(self, limit: int = MAX_BODY, reserved: list[int] | None = None) -> bytes:
+        """The request body, at most `limit` bytes (else 413); with `reserved`, its size
+        is taken from the body budget first and added to `reserved[0]`."""
         if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._chunked()
+            return self._chunked(limit, reserved)
         length = self.headers.get("Content-Length")
         if length is None:
             return b""
@@ -179,14 +268,15 @@ class HookHandler(BaseHTTPRequestHandler):
             raise BadBodyError(400) from None
         if size < 0:
             raise BadBodyError(400)
-        if size > MAX_BODY:
+        if size > limit:
             raise BadBodyError(413)
+        self._reserve(size, reserved)
         body = self.rfile.read(size)
         if len(body) != size:
             raise BadBodyError(400)
         return body
 
-    def _chunked(self) -> bytes:
+    def _chunked(self, limit: int, reserved: list[int] | None) -> bytes:
         chunks: list[bytes] = []
         total = 0
         while True:
@@ -200,8 +290,9 @@ class HookHandler(BaseHTTPRequestHandler):
                     pass  # trailers
                 return b"".join(chunks)
             total += size
-            if size < 0 or total > MAX_BODY:
+            if size < 0 or total > limit:
                 raise BadBodyError(413)
+            self._reserve(size, reserved)
             chunk = self.rfile.read(size)
             if len(chunk) != size:
                 raise BadBodyError(400)
@@ -228,7 +319,7 @@ class HookHandler(BaseHTTPRequestHandler):
         body = b""
         if method == "POST":
             try:
-                body = self._body()
+                body = self._body(MAX_FORM_BODY)
             except BadBodyError as exc:
                 self._respond(exc.status, b'{"error": "bad body"}', close=True)
                 return
