@@ -90,19 +90,6 @@ def check_judge(project: Path) -> dict[str, Any]:
     return info
 
 
-def check_bridge_config() -> str | None:
-    """Why `coachloop bridge` would refuse its configuration (token never shown), or None."""
-    from coachloop.config import ConfigError
-
-    try:
-        from coachloop.chat.config import load_config
-
-        load_config()
-    except ConfigError as exc:
-        return redact(str(exc))
-    return None
-
-
 def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
     """The full report; see the module docstring."""
     installations: list[Installed] = [
@@ -130,9 +117,6 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
         )
     warnings = [f"{i.path}: {i.error}" for i in installations if i.error]
     warnings.extend(duplicates(installations))
-    bridge = check_bridge_config()
-    if bridge is not None:  # the hooks still work; the bridge would refuse to start
-        warnings.append(f"bridge: {bridge}")
     if not judge["ok"] and not judge.get("config_error"):
         warnings.append(f"judge: {judge['detail']}")
     return {
