@@ -46,7 +46,8 @@ def trust(directory: Path, yes: bool, show: bool) -> None:
     project = project_root(str(folder)) or folder
     path = project / ".coachloop" / "config.toml"
     if not path.is_file():
-        raise click.ClickException(f"{path} does not exist: nothing to trust")
+        click.echo(f"{path} does not exist: nothing to trust.")
+        return
     if not model.safe_path(path, project):
         raise click.ClickException(
             f"{path} (or a folder above it) belongs to another user or everyone may write "
