@@ -6,6 +6,8 @@
 Measured, interleaved round by round so that machine noise hits every variant alike:
 - bare:        `python -c pass` (the venv's interpreter)
 - warm:        `coachloop hook claude-code` (the console script) with a warm daemon
+- installed:   the exact command `coachloop install` writes (the interpreter running the
+               entry point), run by `bash -c`, against `python -c pass` run by `bash -c`
 - warm -m:     `python -m coachloop hook claude-code` with the same daemon
 - in-process:  `coachloop hook claude-code` with COACHLOOP_HOOK_DAEMON=0
 then from this process, against the same `coachloop serve`:
@@ -30,6 +32,7 @@ import json
 import os
 import re
 import select
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -47,6 +50,9 @@ EVIDENCED = (
     "Fixed the login bug in src/auth.py. Ran `pytest -q`: 42 passed in 1.31s. Commit 3f2a9c1."
 )
 WARM_TARGET = 1.5
+LAUNCH_TARGET = 1.3  # issue 16: the command `install` writes, run by bash -c
+BASH_BARE = "bare, by bash -c"
+INSTALLED = "installed command by bash -c, warm"
 HTTP_TARGET_MS = 5.0
 CALL_TIMEOUT = 60.0  # seconds one hook process may take before the benchmark gives up
 
@@ -172,9 +178,13 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], str]:
     hook = [str(BIN / "coachloop"), "hook", "claude-code"]
     dash_m = [sys.executable, "-m", "coachloop", "hook", "claude-code"]
     bare = [sys.executable, "-c", "pass"]
+    from coachloop.install.common import hook_command
+
+    installed = ["bash", "-c", hook_command("claude-code")]  # exactly what `install` writes
+    bash_bare = ["bash", "-c", shlex.join(bare)]
     proc, port = start_serve(env)
     try:
-        names = ("w", "m", "i", "hk", "hn", "x")
+        names = ("w", "m", "i", "hk", "hn", "x", "c")
         feeds = {name: payloads(name, str(project), args.sessions) for name in names}
         variants: list[tuple[str, Callable[[], float]]] = []
 
@@ -189,6 +199,8 @@ def measure(args: argparse.Namespace) -> tuple[dict[str, list[float]], str]:
 
         variants = [
             ("bare python -c pass", lambda: timed(bare, env)[0]),
+            (BASH_BARE, lambda: timed(bash_bare, env)[0]),
+            (INSTALLED, hook_call(installed, env, "c")),
             ("hook, warm daemon", hook_call(hook, env, "w")),
             ("python -m coachloop hook, warm", hook_call(dash_m, env, "m")),
             ("hook, in-process (DAEMON=0)", hook_call(hook, off, "i")),
@@ -237,6 +249,12 @@ def main() -> int:
         print(f"{name:34} {p50:8.2f} {pct(values, 0.9):8.2f} {p50 / base:9.2f}  {len(values)}")
     print(f"slowest imports on the warm hook path (ms, cumulative): {profile}")
     warm = statistics.median(samples["hook, warm daemon"]) / base
+    launched = statistics.median(samples[INSTALLED]) / statistics.median(samples[BASH_BARE])
+    ok_launch = launched <= LAUNCH_TARGET
+    print(
+        f"target installed command (bash -c) p50 <= {LAUNCH_TARGET} x bare (bash -c): "
+        f"{launched:.2f} x {'PASS' if ok_launch else 'MISS'}"
+    )
     http_p50 = max(
         statistics.median(samples[k]) for k in ("http keep-alive", "http new connection")
     )

@@ -7,6 +7,8 @@ name to use it.
 
 from __future__ import annotations
 
+import shlex
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -14,9 +16,13 @@ import pytest
 from click.testing import CliRunner, Result
 
 from coachloop.cli import cli
+from coachloop.install.common import LAUNCHER
 
-# This installation's console script: what `install` writes, as an absolute path.
+# This installation's console script (the tests run the CLI with it).
 SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
+# What `install` writes before "hook AGENT": this interpreter running the entry point.
+LAUNCH = [sys.executable, "-c", LAUNCHER]
+HOOK_PREFIX = shlex.join(LAUNCH)
 # The Claude Code events `install` adds a handler for, in order.
 CLAUDE_EVENTS = [
     "Stop",

@@ -58,6 +58,9 @@ def project(tmp_path: Path) -> Path:
     folder = tmp_path / "project"
     folder.mkdir()
     (folder / "req.md").write_text("Add a function.\n")
+    (folder / "bad.jsonl").write_text("{bad\n")
+    (folder / ".claude").mkdir()
+    (folder / ".claude" / "settings.json").write_text("{not json")
     return folder
 
 
@@ -105,6 +108,20 @@ CASES: list[tuple[str, list[str], dict[str, str], str, int, str]] = [
     ("no claude binary", ["run", "hi"], {"COACHLOOP_CLAUDE": "/nonexistent"}, "", 2, "claude"),
     ("bad resume id", ["run", "--resume", "bad", "hi"], {}, "", 2, "no session 'bad'"),
     ("missing requirements", ["duel", "absent.md"], {}, "", 4, "absent.md"),
+    ("bench: missing file", ["bench", "absent.jsonl"], {}, "", 2, "does not exist"),
+    ("bench: bad file", ["bench", "bad.jsonl"], {}, "", 2, "bad.jsonl:1: not valid json"),
+    ("demo: no claude", ["demo"], {"COACHLOOP_CLAUDE": "/nonexistent"}, "", 2, "coachloop_claude"),
+    ("install: missing dir", ["install", "--dir", "absent"], {}, "", 2, "does not exist"),
+    (
+        "uninstall: bad settings",
+        ["uninstall", "--agent", "claude-code"],
+        {},
+        "",
+        2,
+        "not valid json",
+    ),
+    ("maintain: no redis", ["maintain", "--store", "redis://127.0.0.1:9/0"], {}, "", 2, "redis"),
+    ("say: unknown session", ["say", "nope", "hi"], {}, "", 2, "unknown session"),
     ("port out of range", ["serve", "--port", "99999"], {}, "", 2, "99999"),
 ]
 

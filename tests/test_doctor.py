@@ -5,6 +5,7 @@ COACHLOOP_HOOK_DAEMON=0), POSTs to a real local HTTP server, and opens the store
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,6 +16,7 @@ import pytest
 
 from install_support import (
     CLAUDE_EVENTS,
+    HOOK_PREFIX,
     SCRIPT,
     project_fixture,  # noqa: F401 - a fixture
     run,
@@ -58,8 +60,8 @@ def test_installed_command_hook_answers(project: Path, tmp_path: Path) -> None:
     assert claude["installed"] and [h["event"] for h in claude["hooks"]] == CLAUDE_EVENTS
     assert {h["kind"] for h in claude["hooks"]} == {"command"}
     [probe] = report["probes"]  # one target, probed once
-    assert probe["target"] == f"{SCRIPT} hook claude-code"
-    assert probe["resolves"] and probe["resolved"] == str(SCRIPT)
+    assert probe["target"] == f"{HOOK_PREFIX} hook claude-code"  # the launcher, shown
+    assert probe["resolves"] and probe["resolved"] == sys.executable
     assert probe["answers"] and probe["agents"] == ["claude-code"]
     assert 0 < probe["seconds"] < 30
     assert report["store"]["ok"] and report["store"]["location"] == str(home / "coachloop.db")
@@ -167,8 +169,9 @@ def test_codex_and_gemini_hooks_answer(project: Path) -> None:
     code, report = doctor(project, "--agent", "codex", "--agent", "gemini")
     assert code == 0, report["problems"]
     kinds = {p["kind"]: p for p in report["probes"]}
-    assert kinds["notify"]["target"] == f"{SCRIPT} hook codex-notify" and kinds["notify"]["answers"]
-    assert kinds["command"]["target"] == f"{SCRIPT} hook gemini" and kinds["command"]["answers"]
+    notify, command = kinds["notify"], kinds["command"]
+    assert notify["target"] == f"{HOOK_PREFIX} hook codex-notify" and notify["answers"]
+    assert command["target"] == f"{HOOK_PREFIX} hook gemini" and command["answers"]
     [notify] = installation(report, "codex", "user")["hooks"]
     assert notify["file"] == str(Path.home() / ".codex" / "config.toml")  # not hooks.json
     found = installation(report, "gemini", "user")

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -111,6 +112,13 @@ def assert_reaches_the_chat_and_the_cli(
 ) -> None:
     """`coachloop bridge`, `sessions` and `show`, run in `elsewhere` with no store named,
     see the question `session` asked in `project`."""
+    # The agent's own files list the project: where `coachloop upgrade --scan` and the
+    # bridge look for stores that earlier versions kept in projects.
+    known = "from coachloop.install.known import known_projects as k; print(*k())"
+    listed = subprocess.run(
+        [sys.executable, "-c", known], env=env, capture_output=True, text=True, check=True
+    )
+    assert str(project) in listed.stdout.split(), listed.stdout
     with TelegramBotAPI() as api:
         chat_env = {
             **env,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,8 @@ import pytest
 from coachloop.install.common import is_our_command, is_our_handler, is_our_url
 from install_support import (
     CLAUDE_EVENTS,
+    HOOK_PREFIX,
+    LAUNCH,
     SCRIPT,
     project_fixture,  # noqa: F401 - a fixture
     run,
@@ -31,7 +34,7 @@ def load(path: Path) -> Any:
 
 
 def ours(command: str = "claude-code") -> str:
-    return f"{SCRIPT} hook {command}"
+    return f"{HOOK_PREFIX} hook {command}"
 
 
 FOREIGN_CLAUDE: dict[str, Any] = {
@@ -206,21 +209,24 @@ def test_write_keeps_file_mode_and_first_backup(project: Path) -> None:
     assert path.with_name("settings.json.bak").read_text() == '{"model": "opus"}'
 
 
-def test_bare_command_when_this_coachloop_is_on_path(
-    project: Path, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("older", [f"{SCRIPT} hook claude-code", "coachloop hook claude-code"])
+def test_the_launcher_replaces_an_older_command_whatever_is_on_path(
+    project: Path, monkeypatch: pytest.MonkeyPatch, older: str
 ) -> None:
     monkeypatch.setenv("PATH", f"{SCRIPT.parent}:/usr/bin:/bin")
     path = project / ".claude" / "settings.json"
     path.parent.mkdir()
-    # An older install with the absolute path: replaced, never duplicated.
+    # An older install (the script's path, or the bare name): replaced, never duplicated.
     path.write_text(
-        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": ours()}]}]}})
+        json.dumps({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": older}]}]}})
     )
     assert run("install", "--dir", str(project)).exit_code == 0
     stop = load(path)["hooks"]["Stop"]
-    assert stop == [
-        {"hooks": [{"type": "command", "command": "coachloop hook claude-code", "timeout": 30}]}
-    ]
+    assert stop == [{"hooks": [{"type": "command", "command": ours(), "timeout": 30}]}]
+    done = subprocess.run(  # the command as the agent runs it: by a shell
+        ["bash", "-c", ours()], input=b"not json", capture_output=True, check=False
+    )
+    assert done.returncode == 0 and done.stdout == b""  # fails open, like the script
 
 
 def test_usage_errors_exit_2(project: Path) -> None:
@@ -273,6 +279,8 @@ def test_we_recognise_only_our_handlers() -> None:
     assert is_our_command("/opt/venv/bin/coachloop hook codex")
     assert is_our_command("'/path with space/coachloop' hook gemini")
     assert is_our_command("python3 -m coachloop hook claude-code")
+    assert is_our_command(ours("gemini"))
+    assert not is_our_command("python3 -c 'print(1)' hook claude-code")
     assert not is_our_command("echo coachloop hook claude-code")
     assert not is_our_command("coachloop judge")
     assert not is_our_command("coachloop-other hook x")
@@ -346,7 +354,7 @@ def test_codex_notify_is_a_minimal_text_edit_of_the_users_config(project: Path) 
     assert res.exit_code == 0, res.output
     text = config.read_text()
     parsed = tomllib.loads(text)
-    assert parsed.pop("notify") == [str(SCRIPT), "hook", "codex-notify"]
+    assert parsed.pop("notify") == [*LAUNCH, "hook", "codex-notify"]
     assert parsed == tomllib.loads(CODEX_CONFIG)
     assert text.startswith("# my codex config\n# (hand-written)\n\n# coachloop:")
     assert all(line in text.splitlines() for line in CODEX_CONFIG.splitlines())

@@ -6,6 +6,7 @@ import io
 import uuid
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 from rich.console import Console
 
@@ -96,3 +97,19 @@ def test_show_through_a_pipe_is_plain_and_keeps_the_coaching_indented() -> None:
     assert lines[at + 1] == " " * 14 + COACHING.split("\n")[1]
     table = CliRunner().invoke(cli, ["sessions"], catch_exceptions=False).output
     assert sid[:8] in table and sid not in table and "\x1b[" not in table
+
+
+def test_on_a_terminal_lines_are_wrapped_to_its_width_and_routes_coloured(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from coachloop.cli import render
+
+    monkeypatch.setattr(render, "_terminal", lambda: True)
+    monkeypatch.setenv("COLUMNS", "50")
+    render.emit(["reason:     " + "a completion claim that does not hold up " * 3])
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) > 2 and all(len(line) <= 49 for line in lines)
+    assert all(line.startswith(" " * 12) for line in lines[1:])
+    coloured = render._colour("#3 stop    status (0.9, rules) -> continue: why")
+    assert "\x1b[" in coloured and "continue" in coloured
+    assert render._colour("route:      deliver") != "route:      deliver"

@@ -49,7 +49,9 @@ def test_a_project_with_a_store_of_its_own_is_found_from_anywhere(tmp_path: Path
     hook_stop("s-private", private)
     assert registered() == [private]  # recorded by the hook's first open, once
     hook_stop("s-private-2", private)
-    assert len(list(registry_dir().iterdir())) == 1
+    (entry,) = registry_dir().iterdir()
+    assert entry.stat().st_mode & 0o777 == 0o600  # only its owner reads the home
+    assert registry_dir().stat().st_mode & 0o777 == 0o700
     with open_store(path) as store:
         assert sorted(s.session_id for s in store.list_sessions()) == ["s-private", "s-private-2"]
     with open_store() as store:

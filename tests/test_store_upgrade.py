@@ -17,6 +17,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import pytest
 from click.testing import CliRunner
 
 from coachloop.agents.hook import handle
@@ -26,6 +27,7 @@ from coachloop.chat.routing import Router, open_sources
 from coachloop.chat.telegram import Bridge
 from coachloop.cli import cli
 from coachloop.config import home
+from coachloop.install.known import old_stores
 from coachloop.store.migrations import MIGRATIONS
 from coachloop.testing.telegram_api import TelegramBotAPI
 from telegram_support import RecordingAgent, Running, config, wait
@@ -182,3 +184,35 @@ def test_a_warm_daemon_of_the_previous_version_is_not_reused(tmp_path: Path) -> 
     for byte in "\0".join(parts).encode("utf-8", "surrogateescape"):
         digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     assert fingerprint(env) != f"{digest:016x}"
+
+
+def test_the_bridge_merges_the_old_stores_of_the_projects_the_agents_know(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No `coachloop upgrade`, no chat mapped: Claude Code knows the shop, Codex the blog
+    (their own files); the bridge's start merges both, and sends what waited."""
+    files = old_layout(tmp_path)
+    waiting = sorted(
+        o[2] for o in union([rows(p) for p in files.values()])["outbox"] if o[4] is None
+    )
+    user = tmp_path / "user"
+    (user / ".codex").mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(user))
+    for name in ("CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_TRUSTED_FOLDERS_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    claude = {"projects": {str(tmp_path / "shop" / "src"): {}, "relative/dir": {}}}
+    (user / ".claude.json").write_text(json.dumps(claude))
+    (tmp_path / "shop" / "src").mkdir()
+    (user / ".codex" / "config.toml").write_text(
+        f'[projects."{tmp_path / "blog"}"]\ntrust_level = "trusted"\n'
+    )
+    assert old_stores() == [tmp_path / "blog", tmp_path / "shop"]
+    with TelegramBotAPI() as api:
+        bridge = Bridge(config(api, {}, allowed=frozenset({CHAT})), RecordingAgent())
+        with Running(bridge):
+            assert wait(lambda: len(api.sent) >= 3)
+        sent = sorted(m.text.split("\n\n", 1)[1] for m in api.sent)
+    assert sent == waiting
+    assert not files["shop"].exists() and not files["blog"].exists()
+    scan = CliRunner().invoke(cli, ["upgrade", "--scan"])
+    assert scan.output == "No project the agents know has a store from an earlier version.\n"

@@ -46,10 +46,13 @@ def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]
     registered projects' stores (`coachloop.store.registry`; not with `store` or
     `COACHLOOP_STORE`, which name the one store). A chat's directory opens the store the
     hooks use for it: that of its project root (the enclosing git work tree, see
-    `coachloop.config.project.project_root`), merging its old store in if it has one."""
+    `coachloop.config.project.project_root`), merging its old store in if it has one; so
+    are the other projects the agents know that still have a store of an earlier version
+    (`coachloop.install.known.old_stores`): their undelivered questions are sent too."""
     import os
 
     from coachloop.config.project import project_root
+    from coachloop.install.known import old_stores
     from coachloop.store import ENV_STORE
     from coachloop.store.registry import registered
 
@@ -58,6 +61,7 @@ def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]
     roots: list[Path | None] = [project_root(str(p)) if p is not None else None for p in projects]
     if store is None and not os.environ.get(ENV_STORE):
         extra = [p for p in registered() if p not in roots]
+        extra += [p for p in old_stores() if p not in roots and p not in extra]
         projects += extra
         roots += extra
     for project, root in zip(projects, roots, strict=True):

@@ -57,16 +57,18 @@ def _print_reports(
 ) -> None:
     from rich.table import Table
 
-    table = Table(title=f"coachloop bench (judge: {judge_name})")
-    table.add_column("file")
-    for header, _, _ in _COLUMNS:
-        table.add_column(header, justify="right")
-    table.add_column("misses", justify="right")
-    table.add_column("sources")
+    # one column per file, one row per metric: fits 80 columns for a few files
+    table = Table(title=f"coachloop bench (judge: {judge_name})", title_justify="left")
+    table.add_column("metric", no_wrap=True)
     for report in reports:
-        cells = [_cell(getattr(report, attr), kind) for _, attr, kind in _COLUMNS]
-        sources = " ".join(f"{name}:{count}" for name, count in report.sources.items())
-        table.add_row(report.name, *cells, str(len(report.misses)), sources)
+        table.add_column(report.name, justify="right", overflow="fold")
+    for header, attr, kind in _COLUMNS:
+        table.add_row(header, *(_cell(getattr(r, attr), kind) for r in reports))
+    table.add_row("misses", *(str(len(r.misses)) for r in reports))
+    table.add_row(
+        "sources",
+        *(" ".join(f"{name}:{count}" for name, count in r.sources.items()) for r in reports),
+    )
     console.print(table)
 
     for report in reports:

@@ -258,6 +258,7 @@ def narrate(events: tuple[Mapping[str, Any], ...]) -> list[str]:
 def _offline() -> None:
     """Judge the built-in example stops offline and show each verdict and coaching."""
     from coachloop.cli.judge_cmd import build_judge, format_verdict
+    from coachloop.cli.render import emit
     from coachloop.core.judge_input import JudgeInput
 
     judge = build_judge()
@@ -269,5 +270,5 @@ def _offline() -> None:
         shown = item.text.strip() or "(empty message)"
         click.echo(f"agent{event}:")
         click.echo("\n".join(f"  | {line}".rstrip() for line in shown.splitlines()))
-        click.echo(format_verdict(verdict))
+        emit(format_verdict(verdict).splitlines())
         click.echo()

@@ -245,4 +245,6 @@ def judge(  # noqa: PLR0917 - click passes every option as an argument
     if json_out:
         click.echo(json.dumps(verdict.to_dict(), indent=2))
     else:
-        click.echo(format_verdict(verdict))
+        from coachloop.cli.render import emit
+
+        emit(format_verdict(verdict).splitlines())

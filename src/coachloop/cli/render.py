@@ -56,7 +56,10 @@ STATUS_STYLE = {
 }
 _LABEL = re.compile(r"^( *)((?:[\w .-]{1,24}:|\||\w[\w-]{0,11}(?= {2,}))) *")
 _ROUTE = re.compile(r"-> (deliver|continue|drop)\b")
-_VERDICT = re.compile(r"\b(question|status|completion|blocker|error)\b(?= \()")
+_VERDICT = re.compile(
+    r"\b(question|status|completion|blocker|error)\b(?= \()|(?<=^type: {7})(\w+)\b"
+)
+_ROUTE_FIELD = re.compile(r"(?<=^route: {6})(deliver|continue)\b")
 
 
 def _terminal() -> bool:
@@ -100,7 +103,14 @@ def wrap(line: str, width: int | None) -> list[str]:
 
 def _colour(line: str) -> str:
     line = _ROUTE.sub(lambda m: "-> " + click.style(m.group(1), fg=ROUTE_STYLE[m.group(1)]), line)
-    return _VERDICT.sub(lambda m: click.style(m.group(1), fg=VERDICT_STYLE[m.group(1)]), line)
+    line = _ROUTE_FIELD.sub(lambda m: click.style(m.group(1), fg=ROUTE_STYLE[m.group(1)]), line)
+
+    def verdict(m: re.Match[str]) -> str:
+        word = m.group(1) or m.group(2)
+        style = VERDICT_STYLE.get(word)
+        return click.style(word, fg=style) if style else word
+
+    return _VERDICT.sub(verdict, line)
 
 
 def emit(lines: Iterable[str], *, err: bool = False) -> None:

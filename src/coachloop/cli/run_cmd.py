@@ -148,5 +148,7 @@ def run(
     if as_json:
         click.echo(json.dumps(judged.to_dict(), indent=2, ensure_ascii=False))
     else:
-        click.echo(format_judged(judged))
+        from coachloop.cli.render import emit
+
+        emit(format_judged(judged).splitlines())
     sys.exit(1 if judged.turn.is_error else 0)

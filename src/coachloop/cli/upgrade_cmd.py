@@ -5,8 +5,10 @@ each PROJECT (default: the project of the current directory, as the hooks find i
 `.coachloop/coachloop.db` is merged into the store the project now uses (the home's,
 unless its config names one of its own) and renamed `coachloop.db.merged`. The same step
 runs by itself when a hook, the bridge or `sessions --project` first opens the project;
-this command does it now and says what it did. Idempotent. Exit status: 0 when every
-project is merged (or had nothing to merge), 2 when one could not be.
+this command does it now and says what it did; `--scan` adds every project Claude Code,
+Codex or Gemini recorded that still has an old store (`coachloop.install.known`).
+Idempotent. Exit status: 0 when every project is merged (or had nothing to merge), 2
+when one could not be.
 """
 
 from __future__ import annotations
@@ -76,13 +78,25 @@ def _line(report: dict[str, Any]) -> str:
 
 @click.command("upgrade")
 @click.argument("projects", nargs=-1, type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--scan",
+    is_flag=True,
+    help="Also every project Claude Code, Codex or Gemini knows that has an old store.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON instead of text.")
-def upgrade(projects: tuple[Path, ...], as_json: bool) -> None:
+def upgrade(projects: tuple[Path, ...], scan: bool, as_json: bool) -> None:
     """Merge each PROJECT's store from an earlier version into the home store (default:
     the current directory's project). The old file is renamed, never deleted."""
-    reports = [_one(p) for p in projects or (Path.cwd(),)]
+    from coachloop.install.known import old_stores
+
+    chosen = list(projects) if projects or scan else [Path.cwd()]
+    if scan:
+        chosen += [p for p in old_stores() if p not in chosen]
+    reports = [_one(p) for p in chosen]
     if as_json:
         click.echo(json.dumps({"projects": reports}, indent=2))
+    elif scan and not reports:
+        click.echo("No project the agents know has a store from an earlier version.")
     else:
         for report in reports:
             click.echo(_line(report))

@@ -26,9 +26,7 @@ import json
 import os
 import re
 import shlex
-import shutil
 import sys
-import sysconfig
 import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -48,23 +46,18 @@ class SettingsError(ValueError):
 # --- our command -------------------------------------------------------------------------
 
 
-def coachloop_executable() -> list[str]:
-    """The argv prefix that starts this installation's `coachloop`.
+# What the hook command runs: the console entry point itself. pip's generated script
+# imports `re` and more before it gets there (5 ms of a warm hook's 20).
+LAUNCHER = "from coachloop.entry import main; main()"
 
-    `["coachloop"]` when the `coachloop` found on PATH is this installation's console
-    script (the settings file then stays portable across machines); else the absolute
-    path of this installation's script (agents often run with a PATH that lacks the
-    virtualenv); else `[python, "-m", "coachloop"]` for a source checkout without one.
-    """
-    script = Path(sysconfig.get_path("scripts")) / "coachloop"
-    found = shutil.which("coachloop")
-    if script.is_file():
-        if found and os.path.realpath(found) == os.path.realpath(script):
-            return ["coachloop"]
-        return [str(script)]
-    if found:
-        return ["coachloop"]
-    return [sys.executable, "-m", "coachloop"]
+
+def coachloop_executable() -> list[str]:
+    """The argv prefix that starts this installation's `coachloop` hook the fastest way
+    that stays correct: this installation's interpreter (an absolute path: agents often
+    run with a PATH that lacks the virtualenv, and another `coachloop` on PATH may be
+    another version) running the entry point (`-c LAUNCHER`), not pip's wrapper script.
+    `coachloop doctor` shows it and runs it."""
+    return [sys.executable, "-c", LAUNCHER]
 
 
 def hook_command(agent_arg: str) -> str:
@@ -73,14 +66,14 @@ def hook_command(agent_arg: str) -> str:
 
 
 def is_our_argv(argv: list[str]) -> bool:
-    """True for `.../coachloop hook ...` and `python -m coachloop hook ...`."""
+    """True for `.../coachloop hook ...`, `python -m coachloop hook ...` and the launcher
+    `python -c "...coachloop.entry..." hook ...`."""
     if len(argv) >= 2 and os.path.basename(argv[0]) == "coachloop" and argv[1] == "hook":
         return True
-    return (
-        len(argv) >= 4
-        and os.path.basename(argv[0]).startswith("python")
-        and argv[1:4] == ["-m", "coachloop", "hook"]
-    )
+    python = len(argv) >= 4 and os.path.basename(argv[0]).startswith("python")
+    if python and argv[1] == "-c" and "coachloop.entry" in argv[2] and argv[3] == "hook":
+        return True
+    return python and argv[1:4] == ["-m", "coachloop", "hook"]
 
 
 def is_our_command(command: Any) -> bool:

@@ -50,7 +50,9 @@ def register(project: Path) -> bool:
     if entry.exists():
         return False
     try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
+        from coachloop.config.private import private_dir
+
+        private_dir(entry.parent)  # 0700, like the rest of the data directory
         tmp = entry.with_name(f".{entry.name}.{os.getpid()}.tmp")
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:

@@ -18,8 +18,12 @@ of its own it configured), every row of it:
 
 It runs by itself whenever a project's store is opened (`open_store(project=…)`: at the
 first hook of the project, when the bridge opens a chat's project, or `sessions`/`show`
-with `--project`), and on demand with `coachloop upgrade [PROJECT…]`. The new store must
-be SQLite; with a Redis store the old file is left where it is and reported.
+with `--project`); the bridge, at its start, also merges every project the agents know
+(`coachloop.install.known.old_stores`: from Claude Code's, Codex's and Gemini's own
+lists of directories) that still has an old store, so that its undelivered questions are
+sent; and on demand with `coachloop upgrade [PROJECT…]` or `coachloop upgrade --scan`.
+The new store must be SQLite; with a Redis store the old file is left where it is and
+reported.
 """
 
 from __future__ import annotations

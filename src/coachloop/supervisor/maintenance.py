@@ -25,6 +25,7 @@ log = logging.getLogger("coachloop.supervisor")
 CLEANUP_CLAIM = "cleanup"
 WATCHDOG_CLAIM = "watchdog"
 PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
+TRIM_BATCH = 50  # rows per retention delete: the store's write lock is held a few ms
 STEP_SECONDS = 0.02  # a step of the watchdog walk ends after the session past this
 OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
@@ -69,7 +70,8 @@ class Maintained:
           each step reads one page of `budget` sessions by index (`Store.session_page`)
           and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
         - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
-          outbox rows older than `OUTBOX_KEEP`, `budget` rows per step until none is left.
+          outbox rows older than `OUTBOX_KEEP` and lifecycle records past the retention,
+          `TRIM_BATCH` rows (at most `budget`) per step until none is left.
         """
         ts = self.clock() if now is None else now
         done = Maintenance()
@@ -94,10 +96,11 @@ class Maintained:
                     )
                     self._trimming = True
             if self._trimming:
-                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, budget)
+                batch = min(budget, TRIM_BATCH)  # one short write transaction each
+                done.trimmed = self._store.trim_outbox(ts - OUTBOX_KEEP, batch)
                 keep = self.retention_days * 86_400
-                done.records = self._store.trim_lifecycle(ts - keep, budget)
-                self._trimming = max(done.trimmed, done.records) >= budget
+                done.records = self._store.trim_lifecycle(ts - keep, batch)
+                self._trimming = max(done.trimmed, done.records) >= batch
         except Exception:  # maintenance must never break anything else
             log.exception("supervisor maintenance failed")
             self._walking, self._trimming = False, False
