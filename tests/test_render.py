@@ -104,7 +104,7 @@ def test_on_a_terminal_lines_are_wrapped_to_its_width_and_routes_coloured(
 ) -> None:
     from coachloop.cli import render
 
-    monkeypatch.setattr(render, "_terminal", lambda: True)
+    monkeypatch.setattr(render, "_terminal", lambda err=False: True)
     monkeypatch.setenv("COLUMNS", "50")
     render.emit(["reason:     " + "a completion claim that does not hold up " * 3])
     lines = capsys.readouterr().out.splitlines()
