@@ -13,7 +13,8 @@
 3. Any other text is queued for the chat's one running session (a session of the chat's
    project whose turn runs, active in the last `RECENT` seconds), else it starts a new
    session in the chat's project (`[telegram.chats]`).
-4. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help
+4. Reactions and /done, /reject: see `coachloop.chat.reactions`.
+5. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help
    (SESSION may be left out in a reply to one of the session's messages). `/stop` of a
    running session marks it to end its turn at the next tool call or stop (its queued
    messages are dropped; `Supervisor.request_stop`); the bridge's own headless turn is
@@ -41,12 +42,14 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    MessageReactionHandler,
     TypeHandler,
     filters,
 )
 
 from coachloop.chat import commands
 from coachloop.chat.agent import ChatAgent, TurnOutcome
+from coachloop.chat.reactions import Feedback
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
 from coachloop.chat.security import AllowList
@@ -76,6 +79,7 @@ class ChatHandlers:
         self.router = router
         self.stop_grace = stop_grace
         self._timers: set[asyncio.Task[None]] = set()
+        self.feedback = Feedback(router, self._say, self.resume)
         self.allow = allow
         self.wake = wake
         self.turns = Turns(agent, self._turn_done)
@@ -95,6 +99,8 @@ class ChatHandlers:
         app.add_handler(CommandHandler("stop", self._stop))
         app.add_handler(CommandHandler("continue", self._continue))
         app.add_handler(CommandHandler(["help", "start"], self._help))
+        app.add_handler(CommandHandler(["done", "reject"], self.feedback.command))
+        app.add_handler(MessageReactionHandler(self.feedback.reaction))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._text))
 
     # -- helpers -----------------------------------------------------------------
@@ -150,6 +156,7 @@ class ChatHandlers:
                     msg.message_id,
                 )
                 return
+            self.feedback.replied(found[0], found[1], msg.text)
             await self.resume(chat_id, found[0], found[1], msg.text, msg.message_id)
             return
         running = self._running_in(chat_id)

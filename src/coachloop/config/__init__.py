@@ -64,12 +64,33 @@ def config_documents(
             yield path, trust.honoured(path, text, table) if i else table
 
 
+def config_table(
+    name: str, project: Path | str | None = None, error: type[Exception] = ConfigError
+) -> dict[str, Any]:
+    """The merged `[name]` table of the user and project config files (project wins).
+    An unreadable file raises `error` naming it."""
+    merged: dict[str, Any] = {}
+    project_dir = Path(project).expanduser() if project else None
+    for _, settings in config_documents(project_dir, error):
+        table = settings.get(name, {})
+        if isinstance(table, dict):
+            merged.update(table)
+    return merged
+
+
 _DOCUMENTS: dict[Path, tuple[str, dict[str, Any]]] = {}
+
+
+def document(path: Path) -> dict[str, Any] | None:
+    """The parsed TOML file at `path` (None: no such regular file), parsed once per
+    content. Callers must not mutate the result."""
+    found = _document(path)
+    return found[1] if found is not None else None
 
 
 def _document(path: Path) -> tuple[str, dict[str, Any]] | None:
     """The text and parsed TOML of the file at `path` (None: no such regular file),
-    parsed once per content. Callers must not mutate the result."""
+    parsed once per content (the text is what trust hashes)."""
     if not path.is_file():
         return None
     text = path.read_text(encoding="utf-8")

@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from coachloop.core.events import StopEvent
 from coachloop.redaction import redact
-from coachloop.supervisor import steering, stopping
+from coachloop.supervisor import feedback, steering, stopping
 
 if TYPE_CHECKING:
     from coachloop.store.base import Store
+    from coachloop.store.records import EventRecord
     from coachloop.supervisor.writes import StopResult
 
 
@@ -73,6 +75,18 @@ class HumanDoor:
     def stop_now(self, session_id: str, where: str) -> str | None:
         """End a turn marked to stop, here; returns the note delivered (None: no mark)."""
         return stopping.consume(self._store, session_id, where, self.clock())
+
+    def accept(self, session_id: str, how: str) -> int:
+        """The human accepted the session's work (👍, `/done`): its job closes as done;
+        the record's id. See `supervisor.feedback`."""
+        return feedback.accept(self._store, session_id, how, self.clock())
+
+    def correct(self, session_id: str, stop: EventRecord, label: feedback.Label) -> int | None:
+        """Keep `stop` as a labelled example of what the human says it was (None: the
+        judge agreed). The human's words are redacted first."""
+        state = self._store.get_session(session_id)
+        label = replace(label, said=redact(label.said))
+        return feedback.correct(self._store, session_id, stop, label, state.context.prompt)
 
 
 def _redacted(event: StopEvent) -> StopEvent:
