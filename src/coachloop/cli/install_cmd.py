@@ -265,6 +265,10 @@ def _print_report(report: dict[str, Any]) -> None:
     click.echo(f"store {store['location'] or '-'}: {store['detail']}")
     judge = report["judge"]
     click.echo(f"judge {judge['judge'] or '-'}: {judge['detail']}")
+    chat = report["chat"]
+    click.echo(f"chat  {chat['detail']}")
+    for line in chat["chats"]:  # "chat ID: …"
+        click.echo(line)
     for warning in report["warnings"]:
         click.echo(f"warning: {warning}")
     if report["ok"]:
