@@ -48,17 +48,31 @@ def config_documents(
         files.append(project / ".coachloop" / "config.toml")
     for path in files:
         try:
-            data = _document(path)
+            data = document(path)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise error(f"{path}: {exc}") from exc
         if data is not None:
             yield path, data.get("coachloop", data)
 
 
+def config_table(
+    name: str, project: Path | str | None = None, error: type[Exception] = ConfigError
+) -> dict[str, Any]:
+    """The merged `[name]` table of the user and project config files (project wins).
+    An unreadable file raises `error` naming it."""
+    merged: dict[str, Any] = {}
+    project_dir = Path(project).expanduser() if project else None
+    for _, settings in config_documents(project_dir, error):
+        table = settings.get(name, {})
+        if isinstance(table, dict):
+            merged.update(table)
+    return merged
+
+
 _DOCUMENTS: dict[Path, tuple[str, dict[str, Any]]] = {}
 
 
-def _document(path: Path) -> dict[str, Any] | None:
+def document(path: Path) -> dict[str, Any] | None:
     """The parsed TOML file at `path` (None: no such regular file), parsed once per
     content. Callers must not mutate the result."""
     if not path.is_file():
