@@ -380,7 +380,7 @@ def test_doctor_says_where_reactions_reach_the_bot_and_where_replies_do(
 
     from coachloop.testing.telegram_api import TelegramBotAPI
 
-    code, report = doctor(project)
+    _, report = doctor(project)
     assert (
         report["chat"]["configured"] is False
         and "no Telegram bot token" in report["chat"]["detail"]
