@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from coachloop.cli import cli
-from coachloop.config import ConfigError, load_settings
+from coachloop.config import ConfigError, load_settings, trust
 from coachloop.config.check import ALLOWED
 from hook_support import make_project, run_hook, stop
 
@@ -18,7 +18,9 @@ from hook_support import make_project, run_hook, stop
 def bad_project(tmp_path: Path, line: str = "max_auto_continues = 9") -> Path:
     project = make_project(tmp_path)
     (project / ".coachloop").mkdir()
-    (project / ".coachloop" / "config.toml").write_text(line + "\n")
+    path = project / ".coachloop" / "config.toml"
+    path.write_text(line + "\n")
+    trust.record(path, path.read_text())  # the user trusted it: every key counts
     return project
 
 
