@@ -231,6 +231,9 @@ def doctor(agents: tuple[str, ...], directory: Path | None, as_json: bool) -> No
     from coachloop.install.doctor import diagnose
 
     report = diagnose(_project(directory), tuple(agents) or ALL_AGENTS)
+    from coachloop.chat.check import check_chat
+
+    report["chat"] = check_chat()  # which way the human gives a verdict in each chat
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:

@@ -105,9 +105,6 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
                 probes[key].agents.append(found.agent)
     store = check_store(project)
     judge = check_judge(project)
-    from coachloop.install.chat_check import check_chat
-
-    chat = check_chat()
     problems = [f"{p.kind} hook {p.target}: {p.detail}" for p in probes.values() if not p.answers]
     problems += [f"{i.agent} ({i.scope}): {text}" for i in installations for text in i.problems]
     if not any(found.hooks for found in installations):
@@ -129,7 +126,6 @@ def diagnose(project: Path, agents: tuple[str, ...] = AGENTS) -> dict[str, Any]:
         "probes": [asdict(p) for p in probes.values()],
         "store": store,
         "judge": judge,
-        "chat": chat,
         "problems": problems,
         "warnings": warnings,
     }
