@@ -145,3 +145,33 @@ def test_in_a_group_without_admin_rights_done_and_reject_work_as_replies(
         "continue",
         "/reject",
     )
+
+
+def test_the_dashboard_shows_the_job_done_the_correction_and_the_steering(
+    store_spec: object, tmp_path: Path
+) -> None:
+    from coachloop.core.events import HumanMessage, StopEvent
+    from coachloop.supervisor.feedback import Label, last_delivered
+    from dashboard_support import get, html, in_process
+
+    store = store_spec.open()  # type: ignore[attr-defined]
+    try:
+        sup = Supervisor(store, snapshots_on=False)
+        sup.on_human(HumanMessage("s-dash", "add the export", project="/p"))
+        sup.on_stop(StopEvent("s-dash", "Still on it.", project="/p"), WORKING)
+        sup.steer("s-dash", "use CSV, not JSON", key="k1")
+        assert sup.steer_at_stop(StopEvent("s-dash", "Working.", project="/p")) is not None
+        sup.on_stop(StopEvent("s-dash", DONE, project="/p"), COMPLETION)
+        stop_rec = last_delivered(sup.reads, "s-dash")
+        assert stop_rec is not None
+        sup.correct("s-dash", stop_rec, Label("status", "continue", "👎"))
+        sup.accept("s-dash", "👍")
+        page = html(get(in_process(store), "/session/s-dash"))
+        listing = html(get(in_process(store), "/"))
+    finally:
+        store.close()
+    assert "the human&#39;s messages, handed to the agent" in page
+    assert "[Human] use CSV, not JSON" in page
+    assert "correction by the human (👎)" in page
+    assert "accepted the work (👍): job closed as done" in page
+    assert 'class="status-done"' in listing  # the session row shows it done
