@@ -175,3 +175,23 @@ def test_the_dashboard_shows_the_job_done_the_correction_and_the_steering(
     assert "correction by the human (👎)" in page
     assert "accepted the work (👍): job closed as done" in page
     assert 'class="status-done"' in listing  # the session row shows it done
+
+
+def test_a_new_message_in_the_projects_chat_steers_its_one_running_session(
+    api: TelegramBotAPI, project: Path, sup: Supervisor
+) -> None:
+    from coachloop.core.events import HumanMessage
+
+    # a terminal session of the project, in the middle of a turn
+    sup.on_human(HumanMessage("s-term", "refactor the cart", project=str(project)))
+    agent = RecordingAgent()
+    with Running(Bridge(config(api, {CHAT: project}), agent)):
+        api.push_text(CHAT, "keep the public API as it is")
+        assert wait(lambda: any(m.text.startswith("⏸ queued") for m in api.sent))
+        assert [q.text for q in sup.reads.get_session("s-term").steering] == [
+            "keep the public API as it is"
+        ]
+        sup.set_status("s-term", "waiting", "the turn ended")  # now idle: a new session
+        api.push_text(CHAT, "write the changelog")
+        assert wait(lambda: len(agent.calls) == 1)
+    assert agent.calls == [(project, "write the changelog", None)]
