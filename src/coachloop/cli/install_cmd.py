@@ -234,6 +234,9 @@ def doctor(agents: tuple[str, ...], directory: Path | None, as_json: bool) -> No
     bridge = _bridge_config_problem()
     if bridge is not None:  # the hooks still work; the bridge would refuse to start
         report["warnings"].append(f"bridge: {bridge}")
+    from coachloop.chat.check import check_chat
+
+    report["chat"] = check_chat()  # which way the human gives a verdict in each chat
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
@@ -281,6 +284,10 @@ def _print_report(report: dict[str, Any]) -> None:
     click.echo(f"store {store['location'] or '-'}: {store['detail']}")
     judge = report["judge"]
     click.echo(f"judge {judge['judge'] or '-'}: {judge['detail']}")
+    chat = report["chat"]
+    click.echo(f"chat  {chat['detail']}")
+    for line in chat["chats"]:  # "chat ID: …"
+        click.echo(line)
     for warning in report["warnings"]:
         click.echo(f"warning: {warning}")
     if report["ok"]:
