@@ -145,3 +145,53 @@ def test_in_a_group_without_admin_rights_done_and_reject_work_as_replies(
         "continue",
         "/reject",
     )
+
+
+def test_the_dashboard_shows_the_job_done_the_correction_and_the_steering(
+    store_spec: object, tmp_path: Path
+) -> None:
+    from coachloop.core.events import HumanMessage, StopEvent
+    from coachloop.supervisor.feedback import Label, last_delivered
+    from dashboard_support import get, html, in_process
+
+    store = store_spec.open()  # type: ignore[attr-defined]
+    try:
+        sup = Supervisor(store, snapshots_on=False)
+        sup.on_human(HumanMessage("s-dash", "add the export", project="/p"))
+        sup.on_stop(StopEvent("s-dash", "Still on it.", project="/p"), WORKING)
+        sup.steer("s-dash", "use CSV, not JSON", key="k1")
+        assert sup.steer_at_stop(StopEvent("s-dash", "Working.", project="/p")) is not None
+        sup.on_stop(StopEvent("s-dash", DONE, project="/p"), COMPLETION)
+        stop_rec = last_delivered(sup.reads, "s-dash")
+        assert stop_rec is not None
+        sup.correct("s-dash", stop_rec, Label("status", "continue", "👎"))
+        sup.accept("s-dash", "👍")
+        page = html(get(in_process(store), "/session/s-dash"))
+        listing = html(get(in_process(store), "/"))
+    finally:
+        store.close()
+    assert "the human&#39;s messages, handed to the agent" in page
+    assert "[Human] use CSV, not JSON" in page
+    assert "correction by the human (👎)" in page
+    assert "accepted the work (👍): job closed as done" in page
+    assert 'class="status-done"' in listing  # the session row shows it done
+
+
+def test_a_new_message_in_the_projects_chat_steers_its_one_running_session(
+    api: TelegramBotAPI, project: Path, sup: Supervisor
+) -> None:
+    from coachloop.core.events import HumanMessage
+
+    # a terminal session of the project, in the middle of a turn
+    sup.on_human(HumanMessage("s-term", "refactor the cart", project=str(project)))
+    agent = RecordingAgent()
+    with Running(Bridge(config(api, {CHAT: project}), agent)):
+        api.push_text(CHAT, "keep the public API as it is")
+        assert wait(lambda: any(m.text.startswith("⏸ queued") for m in api.sent))
+        assert [q.text for q in sup.reads.get_session("s-term").steering] == [
+            "keep the public API as it is"
+        ]
+        sup.set_status("s-term", "waiting", "the turn ended")  # now idle: a new session
+        api.push_text(CHAT, "write the changelog")
+        assert wait(lambda: len(agent.calls) == 1)
+    assert agent.calls == [(project, "write the changelog", None)]

@@ -107,7 +107,7 @@ def _key(root: Path | None) -> Key:
     from coachloop.config import home
 
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)))
-    files = [home() / "config.toml"]
+    files = [home() / "config.toml", home() / "trusted.json"]  # `coachloop trust` counts
     if root is not None:
         files.append(root / ".coachloop" / "config.toml")
     stamps: list[object] = []

@@ -46,10 +46,9 @@ VERDICT_STYLE = {
     "blocker": "magenta",
     "error": "red",
 }
-STATUS_STYLE = {
-    "working": "cyan",
+STATUS_STYLE = {  # core.session.SessionStatus
+    "running": "cyan",
     "waiting": "yellow",
-    "capped": "magenta",
     "done": "green",
     "failed": "red",
     "abandoned": "bright_black",
