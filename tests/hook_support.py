@@ -20,6 +20,15 @@ EVIDENCE = (
 )
 
 
+def trust_project(project: Path) -> None:
+    """What `coachloop trust PROJECT --yes` does: the project's config, as it is now,
+    may choose the judge and the store."""
+    from coachloop.config.trust import record
+
+    path = project / ".coachloop" / "config.toml"
+    record(path, path.read_text(encoding="utf-8"))
+
+
 def make_project(root: Path, name: str = "proj") -> Path:
     """A git work tree (a real `git init`) to act as the agent's project."""
     project = root / name

@@ -109,13 +109,26 @@ def test_the_store_takes_no_decision() -> None:
 
 
 def test_nothing_outside_the_supervisor_writes_through_its_store() -> None:
-    """The supervisor is the only door to session state: no `supervisor.store` anywhere."""
+    """The supervisor is the only door to session state: no `supervisor.store` anywhere,
+    and the store's writes (`transact`, `delete_session`, `save_life`, `trim_*`, `claim`,
+    `mark_sent`) are called only inside `supervisor/` and `store/` (the outbox's
+    `mark_sent` through `Supervisor.mark_sent`)."""
     found = [
         str(p.relative_to(SRC))
         for p in SRC.rglob("*.py")
         if re.search(r"\b(supervisor|sup)\.store\b", p.read_text(encoding="utf-8"))
     ]
     assert found == []
+    writes = re.compile(
+        r"\.(transact|delete_session|save_life|trim_\w+|claim)\(|(?<!supervisor)\.mark_sent\("
+    )
+    outside = [
+        str(p.relative_to(SRC))
+        for p in SRC.rglob("*.py")
+        if p.relative_to(SRC).parts[0] not in ("supervisor", "store")
+        and writes.search(p.read_text(encoding="utf-8"))
+    ]
+    assert outside == []
 
 
 def test_the_agents_are_listed_once() -> None:

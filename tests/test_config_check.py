@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from coachloop.cli import cli
-from coachloop.config import ConfigError, load_settings
+from coachloop.config import ConfigError, load_settings, trust
 from coachloop.config.check import ALLOWED
 from hook_support import make_project, run_hook, stop
 
@@ -18,7 +18,9 @@ from hook_support import make_project, run_hook, stop
 def bad_project(tmp_path: Path, line: str = "max_auto_continues = 9") -> Path:
     project = make_project(tmp_path)
     (project / ".coachloop").mkdir()
-    (project / ".coachloop" / "config.toml").write_text(line + "\n")
+    path = project / ".coachloop" / "config.toml"
+    path.write_text(line + "\n")
+    trust.record(path, path.read_text())  # the user trusted it: every key counts
     return project
 
 
@@ -90,3 +92,13 @@ def test_a_hook_fails_open_and_says_so_once_on_stderr(tmp_path: Path) -> None:
     assert "max_auto_continues = 9" in lines[0]
     second = run_hook("claude-code", payload)
     assert second.returncode == 0 and second.stdout == b"" and second.stderr == b""
+
+
+def test_doctor_warns_about_a_bridge_setting_the_bridge_would_refuse(tmp_path: Path) -> None:
+    home = tmp_path / "coachloop-home"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text("[telegram]\noutbox_interval = -1\n")
+    project = make_project(tmp_path)
+    res = CliRunner().invoke(cli, ["doctor", "--dir", str(project)], catch_exceptions=False)
+    warning = [line for line in res.output.splitlines() if line.startswith("warning: bridge:")]
+    assert warning and "config.toml" in warning[0] and "outbox_interval" in warning[0]

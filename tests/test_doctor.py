@@ -371,3 +371,35 @@ def test_http_hooks_with_a_token_against_coachloop_serve_and_the_real_claude_cod
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def test_doctor_says_where_reactions_reach_the_bot_and_where_replies_do(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    from coachloop.testing.telegram_api import TelegramBotAPI
+
+    _, report = doctor(project)
+    assert (
+        report["chat"]["configured"] is False
+        and "no Telegram bot token" in report["chat"]["detail"]
+    )
+    home = Path(os.environ["COACHLOOP_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    chats = "\n".join(f'"{c}" = "{project}"' for c in (42, -100, -200))
+    (home / "config.toml").write_text(f"[telegram.chats]\n{chats}\n")
+    with TelegramBotAPI() as api:
+        api.make_admin(-200)
+        monkeypatch.setenv("COACHLOOP_TELEGRAM_TOKEN", api.token)
+        monkeypatch.setenv("COACHLOOP_TELEGRAM_API_URL", api.base_url)
+        monkeypatch.setenv("COACHLOOP_TELEGRAM_ALLOWED", "42,-100,-200")
+        res = run("doctor", "--dir", str(project))
+    assert api.token not in res.output
+    lines = [line for line in res.output.splitlines() if line.startswith("chat ")]
+    assert lines[0].startswith("chat  Telegram bot @") and lines[0].endswith("answers")
+    said = "\n".join(lines[1:])
+    assert "chat 42: reactions reach the bot (private chat)" in said
+    assert "chat -100: reactions do not reach the bot (not an administrator);" in said
+    assert "chat -100: reactions do not reach the bot (not an administrator); reply /done" in said
+    assert "chat -200: reactions reach the bot (it is an administrator)" in said

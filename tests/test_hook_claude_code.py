@@ -31,6 +31,7 @@ from hook_support import (
     run_hook,
     stop,
     store_of,
+    trust_project,
 )
 
 AGENT = "claude-code"
@@ -294,6 +295,7 @@ def test_bad_payloads_fail_open_with_one_log_line(project: Path, raw: bytes) -> 
 def test_a_store_error_fails_open_and_logs_without_the_payload(project: Path) -> None:
     (project / ".coachloop").mkdir()
     (project / ".coachloop" / "config.toml").write_text('[store]\nurl = "own.db"\n')
+    trust_project(project)
     (project / "own.db").write_text("not a database")
     secret = "sk-ant-api03-abcdefghijklmnop"
     reply = call(AGENT, stop("s1", project, f"{HEDGE} {secret}"))

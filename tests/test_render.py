@@ -104,7 +104,7 @@ def test_on_a_terminal_lines_are_wrapped_to_its_width_and_routes_coloured(
 ) -> None:
     from coachloop.cli import render
 
-    monkeypatch.setattr(render, "_terminal", lambda: True)
+    monkeypatch.setattr(render, "_terminal", lambda err=False: True)
     monkeypatch.setenv("COLUMNS", "50")
     render.emit(["reason:     " + "a completion claim that does not hold up " * 3])
     lines = capsys.readouterr().out.splitlines()
@@ -113,3 +113,14 @@ def test_on_a_terminal_lines_are_wrapped_to_its_width_and_routes_coloured(
     coloured = render._colour("#3 stop    status (0.9, rules) -> continue: why")
     assert "\x1b[" in coloured and "continue" in coloured
     assert render._colour("route:      deliver") != "route:      deliver"
+
+
+def test_every_session_status_and_verdict_type_has_a_colour() -> None:
+    from typing import get_args
+
+    from coachloop.cli.render import STATUS_STYLE, VERDICT_STYLE
+    from coachloop.core.session import SessionStatus
+    from coachloop.core.verdict import MessageType
+
+    assert set(STATUS_STYLE) == set(get_args(SessionStatus))
+    assert set(VERDICT_STYLE) == set(get_args(MessageType))

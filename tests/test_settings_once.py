@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from coachloop.chat.config import user_table
 from coachloop.config import load_settings
 from coachloop.store import config_table, store_config
 
@@ -30,10 +31,11 @@ def test_each_config_file_is_parsed_once_until_it_changes(
         return real(text)
 
     monkeypatch.setattr(tomllib, "loads", counting)
-    for _ in range(3):  # what a cold stop reads: settings twice, the store's and snapshots' tables
+    for _ in range(3):  # a cold stop reads settings twice, the store's and snapshots' tables
         assert load_settings(proj).max_auto_continues == 1
         assert config_table("snapshots", proj) == {"retention_days": 3}
         assert store_config(proj) == {}
+        assert user_table()[0] == {}  # the bridge's [telegram] table, from the same parse
     assert len(parsed) == 2
     project_file.write_text("max_auto_continues = 0\n")  # same size, new content
     assert load_settings(proj).max_auto_continues == 0

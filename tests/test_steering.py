@@ -106,7 +106,10 @@ def test_mid_turn_take_resets_the_cap_and_records_the_injection(
     rec = store.timeline("s1")[-1]
     assert rec.kind == "human" and rec.source == "steering" and rec.text == taken.text
     assert "after a tool call (Bash)" in rec.why
+    lives = [life.label for life in store.lifecycle("s1")]
+    assert lives[-1] == "resume" and store.lifecycle("s1")[-1].event_id == taken.event_id
     assert sup.steer_mid_turn("s1", "after a tool call").text == ""
+    assert len(store.lifecycle("s1")) == len(lives)  # nothing taken: nothing recorded
     assert sup.steer_at_stop(stop("s1", "ok", T0 + 2)) is None  # judged as usual now
 
 
@@ -163,3 +166,16 @@ def test_injection_keeps_order_and_separates_messages() -> None:
 
     text = injection((Steer("a", "first\nline two"), Steer("b", "second")))
     assert text == "[Human] first\nline two\n\n[Human] second"
+
+
+def test_stopping_and_accepting_leave_their_lifecycle_records(
+    sup: Supervisor, store: Store
+) -> None:
+    """The human's other doors (/stop, 👍) record a lifecycle entry like every event."""
+    running(sup)
+    before = len(store.lifecycle("s1"))
+    sup.request_stop("s1")
+    assert sup.stop_now("s1", "before a tool call (Bash)") is not None
+    assert sup.stop_now("s1", "before a tool call (Bash)") is None  # no mark: nothing
+    sup.accept("s1", "/done")
+    assert [life.label for life in store.lifecycle("s1")][before:] == ["status"] * 3

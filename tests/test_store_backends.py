@@ -16,6 +16,7 @@ from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.redis_store import RedisStore, project_token
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor.writes import record_stop
+from hook_support import trust_project
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
 
@@ -89,9 +90,13 @@ def test_one_home_store_for_every_project_unless_one_configures_its_own(
     monkeypatch.delenv("COACHLOOP_STORE")
     conf = tmp_path / "proj" / ".coachloop" / "config.toml"
     conf.write_text(f'[store]\nurl = "{tmp_path}/conf.db"\n')
+    with open_store(project=tmp_path / "proj") as store:  # a repository may not choose it
+        assert store.location == str(tmp_path / "home" / "coachloop.db")
+    trust_project(tmp_path / "proj")
     with open_store(project=tmp_path / "proj") as store:
         assert store.location == str(tmp_path / "conf.db")
     conf.write_text('[store]\nurl = "own/sessions.db"\n')  # relative: to the project
+    trust_project(tmp_path / "proj")  # changed: trusted again
     with open_store(project=tmp_path / "proj") as store:
         assert store.location == str(tmp_path / "proj" / "own" / "sessions.db")
     conf.write_text("[store\nbroken")
@@ -171,6 +176,7 @@ def test_a_project_store_is_kept_out_of_git(tmp_path: Path) -> None:
 
     (tmp_path / ".coachloop").mkdir()
     (tmp_path / ".coachloop" / "config.toml").write_text('[store]\nurl = ".coachloop/own.db"\n')
+    trust_project(tmp_path)
     store = open_store(project=tmp_path)
     try:
         assert store.location == str(tmp_path / ".coachloop" / "own.db")

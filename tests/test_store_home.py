@@ -17,6 +17,7 @@ from coachloop.cli import cli
 from coachloop.config import home
 from coachloop.store import open_store
 from coachloop.store.registry import open_stores, registered, registry_dir
+from hook_support import trust_project
 
 QUESTION = "Which database should the cart use? I need your call before I go on."
 
@@ -36,6 +37,7 @@ def own_store(project: Path, url: str = ".coachloop/own.db") -> Path:
     (project / ".git").mkdir(parents=True)
     (project / ".coachloop").mkdir()
     (project / ".coachloop" / "config.toml").write_text(f'[store]\nurl = "{url}"\n')
+    trust_project(project)  # a repository's config chooses its store only when trusted
     return project / url
 
 
@@ -90,6 +92,7 @@ def test_a_broken_registered_store_is_reported_and_the_others_still_read(tmp_pat
     hook_stop("s-home", tmp_path)
     (project / "broken.db").write_text("not a database")
     (project / ".coachloop" / "config.toml").write_text('[store]\nurl = "broken.db"\n')
+    trust_project(project)
     res = CliRunner().invoke(cli, ["sessions", "--json"])
     assert res.exit_code == 0
     assert [r["session"] for r in json.loads(res.stdout)["sessions"]] == ["s-home"]

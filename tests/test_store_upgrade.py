@@ -216,3 +216,22 @@ def test_the_bridge_merges_the_old_stores_of_the_projects_the_agents_know(
     assert not files["shop"].exists() and not files["blog"].exists()
     scan = CliRunner().invoke(cli, ["upgrade", "--scan"])
     assert scan.output == "No project the agents know has a store from an earlier version.\n"
+
+
+def test_an_unreadable_old_store_is_left_alone_and_the_hook_still_records(tmp_path: Path) -> None:
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    (project / ".coachloop").mkdir()
+    old = project / ".coachloop" / "coachloop.db"
+    old.write_text("my notes, not a database\n")
+    payload = {
+        "hook_event_name": "Stop",
+        "session_id": "s1",
+        "cwd": str(project),
+        "last_assistant_message": "Which payment provider should the cart use?",
+    }
+    handle("claude-code", json.dumps(payload).encode())
+    assert set(rows(home() / "coachloop.db")["sessions"]) == {"s1"}  # the stop counted
+    assert old.read_text() == "my notes, not a database\n"  # untouched, not renamed
+    res = CliRunner().invoke(cli, ["upgrade", str(project)])
+    assert res.exit_code == 2 and "not merged" in res.output and "not a readable" in res.output

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from coachloop.transcript_agents import (
     TAIL_STEPS,
-    ToolCall,
+    TranscriptCall,
     codex_turn,
     gemini_turn,
     tail_lines,
@@ -36,7 +36,7 @@ def test_codex_turn_has_the_prompt_the_tool_calls_and_the_text_since_the_last_st
     assert turn.prompt == "fix add()"  # not the <environment_context> block
     assert turn.continuations == (REASON,)
     assert turn.texts == ("Running them.", "2 passed.") and turn.last_text == "2 passed."
-    assert turn.tool_calls == (ToolCall("exec_command", {"cmd": "pytest -q"}, "2 passed"),)
+    assert turn.tool_calls == (TranscriptCall("exec_command", {"cmd": "pytest -q"}, "2 passed"),)
     last = codex_turn(rollout.path)  # no turn id: the last turn
     assert last is not None and last.prompt == "fix add()"
     older = codex_turn(rollout.path, "t1")
@@ -49,7 +49,7 @@ def test_codex_turn_with_nothing_said_since_the_coaching(tmp_path: Path) -> None
     rollout.hook_prompt(REASON).shell("pytest", None)  # a call still without output
     turn = codex_turn(rollout.path, "t1")
     assert turn is not None and turn.last_text is None and turn.texts == ()
-    assert turn.tool_calls == (ToolCall("exec_command", {"cmd": "pytest"}, None),)
+    assert turn.tool_calls == (TranscriptCall("exec_command", {"cmd": "pytest"}, None),)
 
 
 # --- Gemini -----------------------------------------------------------------------------
@@ -66,7 +66,7 @@ def test_gemini_turn_opens_at_the_prompt_and_splits_at_each_retry(tmp_path: Path
     assert turn.continuations == (REASON,)  # Gemini's own nudge is no retry
     assert turn.texts == ("Running them.", "2 passed.", "That is all.")
     assert turn.tool_calls == (
-        ToolCall("run_shell_command", {"command": "pytest -q"}, "Output: 2 passed"),
+        TranscriptCall("run_shell_command", {"command": "pytest -q"}, "Output: 2 passed"),
     )
     assert gemini_turn(chat.path, "another prompt") is None
     no_prompt = gemini_turn(chat.path)  # the last user text opens it

@@ -47,7 +47,7 @@ from typing import Any
 
 __all__ = [
     "TAIL_STEPS",
-    "ToolCall",
+    "TranscriptCall",
     "TurnLog",
     "codex_turn",
     "gemini_turn",
@@ -61,7 +61,7 @@ _HOOK_PROMPT = "<hook_prompt"
 
 
 @dataclass(frozen=True, slots=True)
-class ToolCall:
+class TranscriptCall:
     """One tool call: its name, its input (a dict, or the raw string when the input is
     not a JSON object) and its output (None: no output recorded yet)."""
 
@@ -77,7 +77,7 @@ class TurnLog:
     prompt: str | None
     continuations: tuple[str, ...] = ()
     texts: tuple[str, ...] = ()
-    tool_calls: tuple[ToolCall, ...] = ()
+    tool_calls: tuple[TranscriptCall, ...] = ()
 
     @property
     def last_text(self) -> str | None:
@@ -218,7 +218,7 @@ def _codex(objects: list[dict[str, Any]]) -> TurnLog | None:
     prompt: str | None = None
     continuations: list[str] = []
     texts: list[str] = []
-    calls: list[tuple[str, ToolCall]] = []
+    calls: list[tuple[str, TranscriptCall]] = []
     outputs: dict[str, str] = {}
     for obj in objects[1:]:
         payload = obj.get("payload")
@@ -247,14 +247,16 @@ def _codex(objects: list[dict[str, Any]]) -> TurnLog | None:
                 texts.append(said)
         elif kind in ("function_call", "custom_tool_call"):
             raw = payload.get("arguments") if kind == "function_call" else payload.get("input")
-            call = ToolCall(str(payload.get("name") or ""), _load(raw) if raw else {})
+            call = TranscriptCall(str(payload.get("name") or ""), _load(raw) if raw else {})
             calls.append((str(payload.get("call_id") or ""), call))
         elif kind in ("function_call_output", "custom_tool_call_output"):
             output = payload.get("output")
             outputs[str(payload.get("call_id") or "")] = (
                 output if isinstance(output, str) else json.dumps(output)
             )
-    tools = tuple(ToolCall(call.name, call.input, outputs.get(call_id)) for call_id, call in calls)
+    tools = tuple(
+        TranscriptCall(call.name, call.input, outputs.get(call_id)) for call_id, call in calls
+    )
     return TurnLog(prompt, tuple(continuations), tuple(texts), tools)
 
 
@@ -339,7 +341,7 @@ def _gemini(messages: list[dict[str, Any]]) -> TurnLog | None:
         return None
     continuations: list[str] = []
     texts: list[str] = []
-    calls: list[ToolCall] = []
+    calls: list[TranscriptCall] = []
     for message in messages[1:]:
         said = _user_text(message)
         if said is not None:
@@ -357,7 +359,7 @@ def _gemini(messages: list[dict[str, Any]]) -> TurnLog | None:
             if isinstance(call, dict):
                 args = call.get("args")
                 calls.append(
-                    ToolCall(
+                    TranscriptCall(
                         str(call.get("name") or ""),
                         args if isinstance(args, dict) else {},
                         _gemini_output(call.get("result")),

@@ -42,7 +42,7 @@ from coachloop.config.project import project_root
 from coachloop.core.events import HumanMessage, StopEvent
 
 if TYPE_CHECKING:
-    from coachloop.agents.projects import Opened
+    from coachloop.agents.projects import OpenProject
     from coachloop.config import Settings
     from coachloop.core.session import Decision, SessionState
     from coachloop.supervisor import Supervisor
@@ -89,7 +89,7 @@ def at_the_door(hook: Hook) -> Hook:
 # --- stops ------------------------------------------------------------------------------
 
 
-def _stop(ctx: Opened, hook: Hook, project: str) -> str | None:
+def _stop(ctx: OpenProject, hook: Hook, project: str) -> str | None:
     from coachloop.supervisor import context_for
 
     sup = ctx.supervisor
@@ -156,7 +156,7 @@ def _new_turn(
     return _human(sup, hook, state.context.prompt or "", project, settings)
 
 
-def _tool(ctx: Opened, hook: Hook) -> str | None:
+def _tool(ctx: OpenProject, hook: Hook) -> str | None:
     state = ctx.supervisor.state(hook.session_id)
     if state is None or not state.steering:
         return None  # the common case: one read, nothing written
@@ -164,7 +164,7 @@ def _tool(ctx: Opened, hook: Hook) -> str | None:
     return ctx.supervisor.steer_mid_turn(hook.session_id, where).text or None
 
 
-def _pretool(ctx: Opened, hook: Hook) -> str | None:
+def _pretool(ctx: OpenProject, hook: Hook) -> str | None:
     state = ctx.supervisor.state(hook.session_id)
     if state is None or state.stop_requested is None:
         return None
@@ -178,7 +178,7 @@ def _pretool(ctx: Opened, hook: Hook) -> str | None:
 # --- human prompts, notices, session start and end -----------------------------------
 
 
-def _prompt(ctx: Opened, hook: Hook, project: str) -> None:
+def _prompt(ctx: OpenProject, hook: Hook, project: str) -> None:
     from coachloop.coach import PLAIN, PREFIX
 
     sup = ctx.supervisor

@@ -3,7 +3,7 @@
 A command hook handles one call per process, but the warm daemon and the HTTP endpoint
 call `handle()` thousands of times: opening the store, reading the settings and
 building the judge at every call would cost more than deciding. `opened(root)` returns
-the `Opened` (supervisor, settings, judge) for a project directory, reusing one built
+the `OpenProject` (supervisor, settings, judge) for a project directory, reusing one built
 earlier when nothing it depends on changed:
 
 - the project directory, and every `COACHLOOP_*`, `ANTHROPIC_*` and `OPENAI_*`
@@ -39,7 +39,7 @@ Key = tuple[object, ...]
 
 
 @dataclass(frozen=True, slots=True)
-class Opened:
+class OpenProject:
     """What a hook call needs for one project; `file_id` identifies a SQLite file."""
 
     supervisor: Supervisor
@@ -48,11 +48,11 @@ class Opened:
     file_id: tuple[int, int] | None = None
 
 
-_cache: OrderedDict[Key, Opened] = OrderedDict()
+_cache: OrderedDict[Key, OpenProject] = OrderedDict()
 _lock = threading.Lock()
 
 
-def opened(root: Path | None) -> Opened:
+def opened(root: Path | None) -> OpenProject:
     """The supervisor, settings and judge of the project at `root` (None: no project)."""
     key = _key(root)
     with _lock:
@@ -69,7 +69,7 @@ def opened(root: Path | None) -> Opened:
     return fresh
 
 
-def entries() -> list[Opened]:
+def entries() -> list[OpenProject]:
     """The entries open now, most recently used last (for background maintenance)."""
     with _lock:
         return list(_cache.values())
@@ -81,18 +81,18 @@ def clear() -> None:
         _cache.clear()
 
 
-def _open(root: Path | None) -> Opened:
+def _open(root: Path | None) -> OpenProject:
     from coachloop.config import load_settings
     from coachloop.judge import make_judge
     from coachloop.supervisor import Supervisor
 
     settings = load_settings(root)
     sup = Supervisor.open(root, settings=settings)
-    entry = Opened(sup, settings, make_judge(settings))
-    return Opened(sup, settings, entry.judge, _file_id(entry))
+    entry = OpenProject(sup, settings, make_judge(settings))
+    return OpenProject(sup, settings, entry.judge, _file_id(entry))
 
 
-def _file_id(entry: Opened) -> tuple[int, int] | None:
+def _file_id(entry: OpenProject) -> tuple[int, int] | None:
     path = getattr(entry.supervisor.reads, "path", None)
     if not isinstance(path, Path):
         return None
@@ -107,7 +107,7 @@ def _key(root: Path | None) -> Key:
     from coachloop.config import home
 
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)))
-    files = [home() / "config.toml"]
+    files = [home() / "config.toml", home() / "trusted.json"]  # `coachloop trust` counts
     if root is not None:
         files.append(root / ".coachloop" / "config.toml")
     stamps: list[object] = []

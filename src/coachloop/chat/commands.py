@@ -15,7 +15,9 @@ HELP = (
     "/sessions — the sessions of this chat\n"
     "/status SESSION — where a session stands\n"
     "/stop SESSION — end its running turn at the next tool call or stop (else mark it done)\n"
-    "/continue SESSION [text] — resume it (with “continue” or your text)\n\n"
+    "/continue SESSION [text] — resume it (with “continue” or your text)\n"
+    "👍 on a delivered message, or /done as a reply — its job is done\n"
+    "👎 on a delivered message, or /reject as a reply — send it back to work\n\n"
     "SESSION is an id or its first characters; in a reply to a session's message, leave it out."
 )
 MAX_LISTED = 15

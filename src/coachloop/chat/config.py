@@ -139,13 +139,15 @@ def _number(table: dict[str, Any], key: str, default: float, source: str) -> flo
 
 def user_table(path: Path | None = None) -> tuple[dict[str, Any], Path]:
     """The `[telegram]` table of the user's config file (empty when absent)."""
+    from coachloop.config import document
+
     path = path or home() / "config.toml"
-    if not path.is_file():
-        return {}, path
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = document(path)  # parsed once per process and content, as every reader's
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: {exc}") from None
+    if data is None:
+        return {}, path
     table = data.get("coachloop", data).get("telegram", {})
     if not isinstance(table, dict):
         raise ConfigError(f"{path}: [telegram] must be a table")

@@ -3,7 +3,8 @@
 1. Anyone not allow-listed (user AND chat) is ignored: no answer, one log line per
    stranger (`AllowList`). This guard runs before every other handler.
 2. A reply to a message the bridge sent is for that message's session. While the
-   session's turn runs (the bridge's own turn, or the store says it is running) the reply
+   session's turn runs (the bridge's own turn, or the store says it is running and it was
+   active in the last `RECENT` seconds) the reply
    is queued for it (`Supervisor.steer`): the agent reads it at its next tool call or
    stop, and the bridge answers "queued". Otherwise a `HumanMessage` (source "chat") is
    recorded through the session's supervisor (this resets the auto-continue cap), then
@@ -13,7 +14,8 @@
 3. Any other text is queued for the chat's one running session (a session of the chat's
    project whose turn runs, active in the last `RECENT` seconds), else it starts a new
    session in the chat's project (`[telegram.chats]`).
-4. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help
+4. Reactions and /done, /reject: see `coachloop.chat.reactions`.
+5. Commands: /sessions, /status SESSION, /stop SESSION, /continue SESSION [text], /help
    (SESSION may be left out in a reply to one of the session's messages). `/stop` of a
    running session marks it to end its turn at the next tool call or stop (its queued
    messages are dropped; `Supervisor.request_stop`); the bridge's own headless turn is
@@ -41,12 +43,14 @@ from telegram.ext import (
     CommandHandler,
     ContextTypes,
     MessageHandler,
+    MessageReactionHandler,
     TypeHandler,
     filters,
 )
 
 from coachloop.chat import commands
 from coachloop.chat.agent import ChatAgent, TurnOutcome
+from coachloop.chat.reactions import Feedback
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
 from coachloop.chat.security import AllowList
@@ -76,6 +80,7 @@ class ChatHandlers:
         self.router = router
         self.stop_grace = stop_grace
         self._timers: set[asyncio.Task[None]] = set()
+        self.feedback = Feedback(router, self._say, self.resume)
         self.allow = allow
         self.wake = wake
         self.turns = Turns(agent, self._turn_done)
@@ -95,6 +100,8 @@ class ChatHandlers:
         app.add_handler(CommandHandler("stop", self._stop))
         app.add_handler(CommandHandler("continue", self._continue))
         app.add_handler(CommandHandler(["help", "start"], self._help))
+        app.add_handler(CommandHandler(["done", "reject"], self.feedback.command))
+        app.add_handler(MessageReactionHandler(self.feedback.reaction))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self._text))
 
     # -- helpers -----------------------------------------------------------------
@@ -150,6 +157,7 @@ class ChatHandlers:
                     msg.message_id,
                 )
                 return
+            self.feedback.replied(found[0], found[1], msg.text)
             await self.resume(chat_id, found[0], found[1], msg.text, msg.message_id)
             return
         running = self._running_in(chat_id)
@@ -239,6 +247,9 @@ class ChatHandlers:
         from coachloop.supervisor.steering import SteeringError
 
         busy = self.turns.busy(session_id)
+        state = source.state(session_id)
+        if busy is None and state is not None and time.time() - state.updated_at > RECENT:
+            busy = False  # "running" but silent for long (a turn killed mid-way): resume it
         key = f"tg:{chat_id}:{reply_to}" if reply_to is not None else f"tg:{chat_id}:{time.time()}"
         try:
             outcome = source.supervisor.steer(session_id, text, key=key, running=busy)

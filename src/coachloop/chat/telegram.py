@@ -202,7 +202,7 @@ class Bridge:
             assert app.updater is not None
             await app.updater.start_polling(
                 timeout=dt.timedelta(seconds=self.config.poll_timeout),
-                allowed_updates=[Update.MESSAGE],
+                allowed_updates=[Update.MESSAGE, Update.MESSAGE_REACTION],
                 error_callback=lambda exc: log.warning("polling Telegram: %s", redact(str(exc))),
             )
             log.info("Telegram bridge running as @%s", app.bot.username)

@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "maintain": "coachloop.cli.maintain_cmd:maintain",
     "say": "coachloop.cli.say_cmd:say",
     "upgrade": "coachloop.cli.upgrade_cmd:upgrade",
+    "trust": "coachloop.cli.trust_cmd:trust",
     "hook": "coachloop.cli.hook_cmd:hook",
     "serve": "coachloop.cli.serve_cmd:serve",
     "dashboard": "coachloop.cli.dashboard_cmd:dashboard",

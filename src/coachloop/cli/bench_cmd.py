@@ -153,6 +153,18 @@ def _bench_files(files: Sequence[Path]) -> list[Path]:
     help="Grouped cross-validation of the offline judge's scorer: retrain it with each "
     "source repository's rows held out and score them (out-of-fold figures).",
 )
+@click.option(
+    "--corrections",
+    is_flag=True,
+    help="Score the judge on the corrections the human made in the chat (👎, /reject, /done).",
+)
+@click.option("--store", "target", default=None, help="With --corrections: the store to read.")
+@click.option(
+    "--export",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="With --corrections: keep them in this JSONL file (a benchmark file).",
+)
 def bench(  # noqa: PLR0917 - click passes every option
     files: tuple[Path, ...],
     json_out: bool,
@@ -160,11 +172,24 @@ def bench(  # noqa: PLR0917 - click passes every option
     show_misses: bool,
     breakdowns: tuple[str, ...],
     group_by: str | None,
+    corrections: bool,
+    target: str | None,
+    export: Path | None,
 ) -> None:
     """Measure the judge on benchmark files (default: the shared benchmark set)."""
     if group_by:
         _grouped(files, json_out)
         return
+    if corrections:
+        from coachloop.cli.corrections import corrections_file
+
+        found = corrections_file(target, export)
+        if found is None:
+            return
+        files = (found,)
+        if export is None:  # a temporary file: gone once read
+            ctx = click.get_current_context()
+            ctx.call_on_close(lambda: found.unlink(missing_ok=True))
     from coachloop.bench.data import BenchDataError
     from coachloop.bench.runner import BenchRunError, run_file
     from coachloop.cli.judge_cmd import build_judge, cli_settings

@@ -120,9 +120,7 @@ def dashboard(
         click.echo(url)
         return
     if not available():
-        from coachloop.cli.errors import install_hint
-
-        raise click.ClickException(f"{INSTALL_HINT.split(':')[0]}: {install_hint('dashboard')}")
+        raise click.ClickException(INSTALL_HINT)
     health = _health(host, port)
     if health is None:
         pid = _start(host, port, max(idle_timeout, 0.0))

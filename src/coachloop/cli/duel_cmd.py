@@ -86,7 +86,7 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
 
     from coachloop.duel import report, testcmd
     from coachloop.duel.coaches import CoachError, make_coach
-    from coachloop.duel.orchestrator import EXIT_CODES, DuelConfig, TurnRecord, run_duel
+    from coachloop.duel.orchestrator import EXIT_CODES, DuelConfig, DuelTurn, run_duel
     from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer, Player
 
     def fail(message: str) -> None:
@@ -127,7 +127,7 @@ def duel(  # noqa: PLR0917 - click passes every option as an argument
         except ClaudeNotFound as exc:
             fail(str(exc))
 
-    def on_turn(record: TurnRecord) -> None:
+    def on_turn(record: DuelTurn) -> None:
         if as_json:
             return
         d = record.decision

@@ -14,22 +14,12 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
+
+from coachloop.core.extras import EXTRAS, install_hint
 
 __all__ = ["EXTRAS", "boundary", "describe", "install_hint", "is_debug"]
 
 ENV_DEBUG = "COACHLOOP_DEBUG"
-
-# top-level module of an optional dependency -> the coachloop extra that installs it
-EXTRAS: dict[str, str] = {
-    "telegram": "telegram",
-    "anthropic": "anthropic",
-    "openai": "openai",
-    "redis": "redis",
-    "jinja2": "dashboard",
-    "deepagents": "deepagents",
-    "claude_agent_sdk": "claude",
-}
 
 # exception class names (anywhere in the cause chain) that mean "nothing answered there"
 _UNREACHABLE = (
@@ -45,21 +35,6 @@ _UNREACHABLE = (
 def is_debug(args: list[str]) -> bool:
     """Whether the user asked for tracebacks: `--debug` before the command, or the env."""
     return (bool(args) and args[0] == "--debug") or os.environ.get(ENV_DEBUG) == "1"
-
-
-def _checkout() -> Path | None:
-    """The source checkout this package runs from (an editable install), else None."""
-    root = Path(__file__).resolve().parents[3]
-    return root if (root / "pyproject.toml").is_file() and (root / "src").is_dir() else None
-
-
-def install_hint(extra: str) -> str:
-    """The pip command that installs `extra` into the interpreter running coachloop."""
-    pip = f"{sys.executable} -m pip install"
-    root = _checkout()
-    target = f"'{root}[{extra}]'" if root is not None else f"'coachloop[{extra}]'"
-    editable = "-e " if root is not None else ""
-    return f"{pip} {editable}{target}"
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

@@ -231,11 +231,30 @@ def doctor(agents: tuple[str, ...], directory: Path | None, as_json: bool) -> No
     from coachloop.install.doctor import diagnose
 
     report = diagnose(_project(directory), tuple(agents) or ALL_AGENTS)
+    bridge = _bridge_config_problem()
+    if bridge is not None:  # the hooks still work; the bridge would refuse to start
+        report["warnings"].append(f"bridge: {bridge}")
+    from coachloop.chat.check import check_chat
+
+    report["chat"] = check_chat()  # which way the human gives a verdict in each chat
     if as_json:
         click.echo(json.dumps(report, indent=2))
     else:
         _print_report(report)
     sys.exit(0 if report["ok"] else 1)
+
+
+def _bridge_config_problem() -> str | None:
+    """Why `coachloop bridge` would refuse its configuration (token never shown), or None."""
+    from coachloop.chat.config import load_config
+    from coachloop.config import ConfigError
+    from coachloop.redaction import redact
+
+    try:
+        load_config()
+    except ConfigError as exc:
+        return redact(str(exc))
+    return None
 
 
 def _print_report(report: dict[str, Any]) -> None:
@@ -265,6 +284,10 @@ def _print_report(report: dict[str, Any]) -> None:
     click.echo(f"store {store['location'] or '-'}: {store['detail']}")
     judge = report["judge"]
     click.echo(f"judge {judge['judge'] or '-'}: {judge['detail']}")
+    chat = report["chat"]
+    click.echo(f"chat  {chat['detail']}")
+    for line in chat["chats"]:  # "chat ID: …"
+        click.echo(line)
     for warning in report["warnings"]:
         click.echo(f"warning: {warning}")
     if report["ok"]:

@@ -46,10 +46,9 @@ VERDICT_STYLE = {
     "blocker": "magenta",
     "error": "red",
 }
-STATUS_STYLE = {
-    "working": "cyan",
+STATUS_STYLE = {  # core.session.SessionStatus
+    "running": "cyan",
     "waiting": "yellow",
-    "capped": "magenta",
     "done": "green",
     "failed": "red",
     "abandoned": "bright_black",
@@ -62,8 +61,13 @@ _VERDICT = re.compile(
 _ROUTE_FIELD = re.compile(r"(?<=^route: {6})(deliver|continue)\b")
 
 
-def _terminal() -> bool:
-    return sys.stdout.isatty()
+# the console of the progress display on screen, if any: lines printed meanwhile go
+# through it, above the spinner, instead of over it
+_LIVE: list[Any] = []
+
+
+def _terminal(err: bool = False) -> bool:
+    return (sys.stderr if err else sys.stdout).isatty()
 
 
 def wrap(line: str, width: int | None) -> list[str]:
@@ -115,11 +119,16 @@ def _colour(line: str) -> str:
 
 def emit(lines: Iterable[str], *, err: bool = False) -> None:
     """Print `lines` (see the module docstring): wrapped and coloured on a terminal."""
-    tty = _terminal() and not err
+    tty = _terminal(err)
     width = shutil.get_terminal_size().columns - 1 if tty else None
     for line in lines:
         for piece in wrap(line, width):
-            click.echo(_colour(piece) if tty else piece, err=err)
+            if tty and _LIVE:
+                from rich.text import Text
+
+                _LIVE[-1].print(Text.from_ansi(_colour(piece)), soft_wrap=True)
+            else:
+                click.echo(_colour(piece) if tty else piece, err=err)
 
 
 def _project(path: str, width: int = 18) -> str:
@@ -194,4 +203,8 @@ def progress(label: str) -> Iterator[Callable[[str], None]]:
     columns = (SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True) as bar:
         task = bar.add_task(label, total=None)
-        yield lambda text: bar.update(task, description=text)
+        _LIVE.append(console)
+        try:
+            yield lambda text: bar.update(task, description=text)
+        finally:
+            _LIVE.remove(console)

@@ -41,35 +41,65 @@ def config_documents(
 
     Contract: yields `(path, table)` where `table` is the file's `[coachloop]` table, or
     the whole document without one; a file is read only when the previous one has been
-    taken. An unreadable or invalid file raises `error(f"{path}: {reason}")`.
+    taken. An unreadable or invalid file raises `error(f"{path}: {reason}")`. The
+    project's file is a repository's (`coachloop.config.trust`): it is skipped unless it
+    is owned by the user and not writable by everyone, and its table holds only the
+    harmless keys unless the user trusted this content (`coachloop trust PROJECT`).
     """
+    from coachloop.config import trust
+
     files = [home() / "config.toml"]
     if project is not None:
         files.append(project / ".coachloop" / "config.toml")
-    for path in files:
+    for i, path in enumerate(files):
+        if i and project is not None and not trust.safe_path(path, project):
+            continue  # missing, or another user could have written it
         try:
-            data = _document(path)
+            found = _document(path)
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise error(f"{path}: {exc}") from exc
-        if data is not None:
-            yield path, data.get("coachloop", data)
+        if found is not None:
+            text, data = found
+            table = data.get("coachloop", data)
+            yield path, trust.honoured(path, text, table) if i else table
+
+
+def config_table(
+    name: str, project: Path | str | None = None, error: type[Exception] = ConfigError
+) -> dict[str, Any]:
+    """The merged `[name]` table of the user and project config files (project wins).
+    An unreadable file raises `error` naming it."""
+    merged: dict[str, Any] = {}
+    project_dir = Path(project).expanduser() if project else None
+    for _, settings in config_documents(project_dir, error):
+        table = settings.get(name, {})
+        if isinstance(table, dict):
+            merged.update(table)
+    return merged
 
 
 _DOCUMENTS: dict[Path, tuple[str, dict[str, Any]]] = {}
 
 
-def _document(path: Path) -> dict[str, Any] | None:
+def document(path: Path) -> dict[str, Any] | None:
     """The parsed TOML file at `path` (None: no such regular file), parsed once per
     content. Callers must not mutate the result."""
+    found = _document(path)
+    return found[1] if found is not None else None
+
+
+def _document(path: Path) -> tuple[str, dict[str, Any]] | None:
+    """The text and parsed TOML of the file at `path` (None: no such regular file),
+    parsed once per content (the text is what trust hashes)."""
     if not path.is_file():
         return None
     text = path.read_text(encoding="utf-8")
     cached = _DOCUMENTS.get(path)
     if cached is not None and cached[0] == text:
-        return cached[1]
+        return cached
     data = tomllib.loads(text)
     _DOCUMENTS[path] = (text, data)
-    return data
+    return text, data
 
 
 @dataclass(frozen=True, slots=True)

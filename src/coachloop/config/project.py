@@ -4,12 +4,25 @@
 The project is the nearest enclosing git work tree of `cwd`, else the nearest directory
 with a `.coachloop/` folder (other than the data directory), else `cwd` itself, unless
 `cwd` is the filesystem root or the home directory, or is not a directory: then no
-project (the user's store in `$COACHLOOP_HOME`). Standard library only (the hook path).
+project (the user's store in `$COACHLOOP_HOME`). The search never enters a directory
+another user owns or everyone may write (`/tmp`, `/var/tmp`, `/dev/shm`, another
+user's home): a `.git` or `.coachloop/` planted there is not the user's project, and a
+`cwd` that is such a directory has no project at all. Standard library only (the hook
+path).
 """
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
+
+
+def _owned(folder: Path) -> bool:
+    """True when `folder` belongs to the user (or root) and is not writable by everyone."""
+    info = os.stat(folder)
+    return info.st_uid in (os.getuid(), 0) and not info.st_mode & stat.S_IWOTH
+
 
 MAX_PATH = 4_096  # characters of a path (PATH_MAX)
 
@@ -25,7 +38,11 @@ def project_root(cwd: str) -> Path | None:
         if not start.is_absolute() or not start.is_dir():
             return None
         data_dir = home()
+        if not _owned(start):
+            return None
         for folder in (start, *start.parents):
+            if not _owned(folder):
+                break  # nothing above a shared or foreign directory is ours
             if (folder / ".git").exists():
                 return folder
             marker = folder / ".coachloop"

@@ -20,11 +20,13 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
+from coachloop.core.extras import install_hint
+
 if TYPE_CHECKING:
     from coachloop.dashboard.app import Dashboard
 
 log = logging.getLogger("coachloop.dashboard")
-INSTALL_HINT = "the dashboard needs Jinja2: pip install 'coachloop[dashboard]'"
+INSTALL_HINT = f"the dashboard needs Jinja2 (the 'dashboard' extra): {install_hint('dashboard')}"
 
 
 def available() -> bool:

@@ -39,7 +39,7 @@ from coachloop.duel.testsource import (
 )
 
 if TYPE_CHECKING:
-    from coachloop.duel.cleanrun import TestRun
+    from coachloop.duel.cleanrun import SuiteRun
     from coachloop.duel.tools import CoachTools
 
 __all__ = ["Baseline", "compare", "read_suite", "record"]
@@ -178,7 +178,7 @@ def _marker(shape: TestShape | None, word: str) -> str:
 
 def compare(
     baseline: Baseline,
-    run: TestRun,
+    run: SuiteRun,
     files_now: dict[str, bytes],
     requirements: str,
 ) -> list[Finding]:

@@ -14,7 +14,7 @@ machine-readable report, written to a temporary folder outside the project:
 - a configured command with `report` writes JUnit XML there (deleted before the run).
 - any other runner runs, but its result cannot be verified: status `not_run`.
 
-`TestRun.status`: passed (a report, every test passed, exit code 0) | failed (a test
+`SuiteRun.status`: passed (a report, every test passed, exit code 0) | failed (a test
 failed or erred, or the runner failed despite a clean report) | incomplete (tests were
 collected that the report does not show) | no_tests | not_run (no report: the tests
 did not run, whatever the exit code) | timeout | error (could not start).
@@ -34,7 +34,7 @@ from coachloop.duel import proc, runreport
 from coachloop.duel.runreport import RunReport
 from coachloop.duel.testcmd import TestCommand
 
-__all__ = ["REPORTING_RUNNERS", "RunStatus", "TestRun", "clean_env", "run"]
+__all__ = ["REPORTING_RUNNERS", "RunStatus", "SuiteRun", "clean_env", "run"]
 
 RunStatus = Literal["passed", "failed", "incomplete", "no_tests", "not_run", "timeout", "error"]
 REPORTING_RUNNERS = frozenset({"pytest", "vitest", "jest"})
@@ -79,7 +79,7 @@ sys.exit(int(pytest.main(sys.argv[2:], plugins=[Probe()])))
 
 
 @dataclass(frozen=True, slots=True)
-class TestRun:
+class SuiteRun:
     """One run of the tests as its report shows it (see the module docstring)."""
 
     __test__ = False
@@ -196,7 +196,7 @@ def _status(
     return "passed", ""
 
 
-def run(command: TestCommand, cwd: Path, *, timeout: float, tests: Sequence[str] = ()) -> TestRun:
+def run(command: TestCommand, cwd: Path, *, timeout: float, tests: Sequence[str] = ()) -> SuiteRun:
     """Run `command` (only `tests`, when given) in `cwd`; see the module docstring."""
     out = Path(tempfile.mkdtemp(prefix="coachloop-run-"))
     try:
@@ -209,7 +209,7 @@ def run(command: TestCommand, cwd: Path, *, timeout: float, tests: Sequence[str]
         status, note = _status(done, report, collected, reporting)
         # pytest is shown as a person would type it (the boot code is noise)
         shown = " ".join(command.specific(tests)) if command.runner == "pytest" else done.command
-        return TestRun(
+        return SuiteRun(
             status,
             shown,
             done.exit_code,

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from coachloop.duel import baseline, pristine
 from coachloop.duel.baseline import Baseline
 from coachloop.duel.claims import ClaimCheck, check_claims
-from coachloop.duel.cleanrun import TestRun
+from coachloop.duel.cleanrun import SuiteRun
 from coachloop.duel.decision import FeedbackItem
 from coachloop.duel.files import ReportRead
 from coachloop.duel.findings import Finding
@@ -55,7 +55,7 @@ class TestEvidence:
     skipped: int | None = None  # skipped or xfailed
 
 
-def test_evidence(run: TestRun, timeout: float) -> TestEvidence:
+def test_evidence(run: SuiteRun, timeout: float) -> TestEvidence:
     """A clean run as evidence; counts come from the runner's report, never its text."""
     report = run.report
     note = run.note
@@ -214,7 +214,7 @@ def integrity(
     tools: CoachTools,
     base: Baseline,
     *,
-    run: TestRun,
+    run: SuiteRun,
     files_now: tuple[str, ...],
     requirements: str,
     links: Mapping[str, str],

@@ -50,7 +50,7 @@ from coachloop.duel.reach import Guard
 from coachloop.duel.testcmd import TestCommand
 from coachloop.duel.tools import CoachTools
 
-__all__ = ["EXIT_CODES", "DuelConfig", "DuelResult", "Outcome", "TurnRecord", "run_duel"]
+__all__ = ["EXIT_CODES", "DuelConfig", "DuelResult", "DuelTurn", "Outcome", "run_duel"]
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +75,7 @@ class DuelConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class TurnRecord:
+class DuelTurn:
     """Everything about one turn, for the report."""
 
     turn: int
@@ -98,7 +98,7 @@ class DuelResult:
     coach: str
     outcome: Outcome = "error"
     reason: str = ""
-    turns: list[TurnRecord] = field(default_factory=list)
+    turns: list[DuelTurn] = field(default_factory=list)
     started_at: str = field(default_factory=lambda: datetime.now(UTC).isoformat())
     seconds: float = 0.0
     workspace: Path | None = None
@@ -195,7 +195,7 @@ def run_duel(
     player: Player,
     coach: DuelCoach,
     *,
-    on_turn: Callable[[TurnRecord], None] | None = None,
+    on_turn: Callable[[DuelTurn], None] | None = None,
     on_step: Callable[[str], None] | None = None,
 ) -> DuelResult:
     """Run the duel (see the module docstring). Raises ValueError before the first turn
@@ -259,7 +259,7 @@ def run_duel(
     return result
 
 
-def cannot_play(record: TurnRecord) -> str | None:
+def cannot_play(record: DuelTurn) -> str | None:
     """Why the player could not work at all this turn (it failed to run, e.g. not logged
     in, and left no report and no change), or None when it worked, however badly."""
     run, evidence = record.player, record.evidence
@@ -279,7 +279,7 @@ def _tool_args(tools: CoachTools) -> tuple[str, ...]:
     return args
 
 
-def _turn(setup: _Setup, turn: int, step: Callable[[str], None]) -> TurnRecord:
+def _turn(setup: _Setup, turn: int, step: Callable[[str], None]) -> DuelTurn:
     began = time.monotonic()
     step(f"turn {turn}: the player ({setup.player.name}) works")
     files, tools = setup.files, setup.tools
@@ -336,6 +336,6 @@ def _turn(setup: _Setup, turn: int, step: Callable[[str], None]) -> TurnRecord:
         decision = invalid_answer(str(exc), task_id=files.task_id, turn=turn, coach=coach.name)
     coach_seconds = time.monotonic() - coach_began
     files.write_decision(turn, decision.to_json())
-    return TurnRecord(
+    return DuelTurn(
         turn, run, evidence, decision, reply, coach_seconds, time.monotonic() - began, error
     )

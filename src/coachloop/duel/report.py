@@ -12,12 +12,12 @@ if TYPE_CHECKING:
 
     from coachloop.duel.files import Coordination
     from coachloop.duel.findings import Finding
-    from coachloop.duel.orchestrator import DuelResult, TurnRecord
+    from coachloop.duel.orchestrator import DuelResult, DuelTurn
 
 __all__ = ["render", "to_json", "turn_json", "write_report"]
 
 
-def turn_json(record: TurnRecord, decision_path: str = "") -> dict[str, Any]:
+def turn_json(record: DuelTurn, decision_path: str = "") -> dict[str, Any]:
     """One turn as JSON."""
     p, e, r = record.player, record.evidence, record.coach_reply
     t = e.tests
@@ -139,7 +139,7 @@ def _esc(text: str) -> str:
     return escape(text)
 
 
-def _claims(record: TurnRecord) -> str:
+def _claims(record: DuelTurn) -> str:
     e = record.evidence
     if e.report is None:
         return f"[red]no valid report[/red]\n{_esc(e.report_error or '')}"
@@ -150,7 +150,7 @@ def _claims(record: TurnRecord) -> str:
     return "\n".join(lines)
 
 
-def _evidence(record: TurnRecord) -> str:
+def _evidence(record: DuelTurn) -> str:
     e = record.evidence
     t = e.tests
     colour = "green" if t.status == "passed" else "red"
@@ -166,7 +166,7 @@ def _evidence(record: TurnRecord) -> str:
     return "\n".join(lines)
 
 
-def _decision(record: TurnRecord) -> str:
+def _decision(record: DuelTurn) -> str:
     d = record.decision
     colour = "green" if d.decision == "approve" else "yellow"
     text = f"[{colour}]{d.decision}[/{colour}] ({d.level})"
@@ -177,7 +177,7 @@ def _decision(record: TurnRecord) -> str:
     return text
 
 
-def _cost(record: TurnRecord) -> str:
+def _cost(record: DuelTurn) -> str:
     p, r = record.player, record.coach_reply
     player = f"player {p.duration_s:.1f}s" + (f", {p.tokens} tok" if p.tokens else "")
     coach = f"coach {record.coach_seconds:.1f}s"

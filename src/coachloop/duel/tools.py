@@ -65,11 +65,11 @@ class CoachTools:
         self.exclude = exclude
 
     # -- tests -------------------------------------------------------------------
-    def test_run(self, tests: tuple[str, ...] = ()) -> cleanrun.TestRun:
+    def test_run(self, tests: tuple[str, ...] = ()) -> cleanrun.SuiteRun:
         """The tests (only `tests` when given) run cleanly, as their report shows them."""
         if self.command is None:
             text = "No test command: none configured and none detected (tests did not run)."
-            return cleanrun.TestRun("not_run", "", None, 0.0, "", note=text)
+            return cleanrun.SuiteRun("not_run", "", None, 0.0, "", note=text)
         return cleanrun.run(self.command, self.project, timeout=self.timeout, tests=tests)
 
     def _run_tests(self, name: str, tests: tuple[str, ...] = ()) -> ToolResult:

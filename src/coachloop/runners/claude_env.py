@@ -82,10 +82,11 @@ def find_claude() -> Path:
         return path
     found = shutil.which("claude") or _bundled()
     if found is None:
+        from coachloop.core.extras import install_hint
+
         raise ClaudeNotFound(
-            "Claude Code was not found: put `claude` on PATH, install the bundled one with "
-            "`pip install -e '.[claude]'` (from the clone; `coachloop[claude]` from an "
-            f"index), or set {ENV_CLAUDE}"
+            "Claude Code was not found: put `claude` on PATH, install the bundled one "
+            f"(the 'claude' extra: {install_hint('claude')}), or set {ENV_CLAUDE}"
         )
     return Path(found)
 

@@ -133,9 +133,11 @@ class ClaudeAgentSDK(ClaudeRunnerBase):
         except TurnError:
             raise
         except ImportError as exc:  # the `claude` extra is not installed
+            from coachloop.core.extras import install_hint
+
             raise TurnError(
                 "--sdk needs the Claude Agent SDK, which is not installed: "
-                "pip install 'coachloop[claude]' (or run without --sdk)",
+                f"{install_hint('claude')} (or run without --sdk)",
                 session_id=None,
                 events=(),
             ) from exc

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from coachloop.config import config_documents, home
+from coachloop.config import config_table as read_table
 from coachloop.store.base import Store, StoreError, StoreReader, UnknownSession
 from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
@@ -135,13 +136,7 @@ def store_config(project: Path | str | None = None) -> dict[str, Any]:
 def config_table(name: str, project: Path | str | None = None) -> dict[str, Any]:
     """The merged `[name]` table of the user and project config files (project wins).
     An unreadable file raises `StoreError` naming it."""
-    merged: dict[str, Any] = {}
-    project_dir = Path(project).expanduser() if project else None
-    for _, settings in config_documents(project_dir, StoreError):
-        table = settings.get(name, {})
-        if isinstance(table, dict):
-            merged.update(table)
-    return merged
+    return read_table(name, project, StoreError)
 
 
 def open_store(

@@ -15,7 +15,7 @@ from coachloop.core.text import clip as clip_text
 if TYPE_CHECKING:
     from coachloop.core.verdict import Verdict
 
-RecordKind = Literal["stop", "human", "alert", "status"]
+RecordKind = Literal["stop", "human", "alert", "status", "correction"]
 OutboxKind = Literal["deliver", "notice", "alert"]
 RECORD_KINDS: tuple[RecordKind, ...] = get_args(RecordKind)
 MAX_STORED_TEXT = 50_000
@@ -56,7 +56,10 @@ class EventRecord:
     ("continue" | "deliver" | "drop"), `why`, and `message` (the coaching sent back, or
     the text delivered). kind "human": a human message (`source` "prompt" | "chat").
     kind "alert": a watchdog alert. kind "status": a status change made outside a stop
-    (e.g. a stale session marked abandoned). `ts` is when it happened (the event's own
+    (e.g. a stale session marked abandoned). kind "correction": the human overrode the
+    verdict of a stop (`supervisor.feedback`): `text` the agent's message, `verdict` the
+    verdict corrected, `decision` the right route, `message` the label as JSON. `ts` is
+    when it happened (the event's own
     timestamp); `recorded_at` when the store committed it.
     """
 

@@ -95,8 +95,10 @@ class RedisStore(Store):
         try:
             import redis
         except ImportError as exc:  # pragma: no cover - depends on the environment
+            from coachloop.core.extras import install_hint
+
             raise StoreError(
-                "the Redis store needs redis-py: pip install 'coachloop[redis]'"
+                f"the Redis store needs redis-py (the 'redis' extra): {install_hint('redis')}"
             ) from exc
         self._redis_mod = redis
         self.prefix = prefix.rstrip(":")

@@ -2,21 +2,24 @@
 (`supervisor.steering`) and `/stop` (`supervisor.stopping`), as `Supervisor` methods.
 
 A mixin of `Supervisor` (kept apart so each module stays small): it uses the
-supervisor's store, clock and snapshots.
+supervisor's store, clock and snapshots. Every change written here leaves its lifecycle
+record, as every other door of the supervisor does.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from coachloop.core.events import StopEvent
 from coachloop.redaction import redact
-from coachloop.supervisor import steering, stopping
+from coachloop.supervisor import feedback, steering, stopping
 
 if TYPE_CHECKING:
     from coachloop.store.base import Store
+    from coachloop.store.records import EventRecord
     from coachloop.supervisor.writes import StopResult
 
 
@@ -27,6 +30,9 @@ class HumanDoor:
     clock: Callable[[], float] = time.time
 
     def _snapshot(self, session_id: str, label: str, data: dict[str, object]) -> None:
+        raise NotImplementedError  # the Supervisor's
+
+    def _written(self, session_id: str, label: str, event_id: int, data: dict[str, object]) -> None:
         raise NotImplementedError  # the Supervisor's
 
     def steer(
@@ -47,7 +53,10 @@ class HumanDoor:
 
     def steer_mid_turn(self, session_id: str, where: str) -> steering.Taken:
         """Take the queued messages for the running turn (a hook that adds context)."""
-        return steering.take_mid_turn(self._store, session_id, where, self.clock())
+        taken = steering.take_mid_turn(self._store, session_id, where, self.clock())
+        if taken.steers:
+            self._written(session_id, "resume", taken.event_id, {"injected": taken.text})
+        return taken
 
     def steer_at_stop(self, event: StopEvent) -> StopResult | None:
         """At a stop, before judging: the queued messages as the decision to continue
@@ -68,11 +77,31 @@ class HumanDoor:
     def request_stop(self, session_id: str, note: str = stopping.DEFAULT_NOTE) -> int:
         """Mark the session to end its turn at its next tool call or stop (`/stop`);
         returns how many queued messages were dropped. See `supervisor.stopping`."""
-        return stopping.request(self._store, session_id, note, self.clock())
+        dropped, event_id = stopping.request(self._store, session_id, note, self.clock())
+        self._written(session_id, "status", event_id, {"stop_requested": note})
+        return dropped
 
     def stop_now(self, session_id: str, where: str) -> str | None:
         """End a turn marked to stop, here; returns the note delivered (None: no mark)."""
-        return stopping.consume(self._store, session_id, where, self.clock())
+        done = stopping.consume(self._store, session_id, where, self.clock())
+        if done is None:
+            return None
+        self._written(session_id, "status", done[1], {"stopped": where, "note": done[0]})
+        return done[0]
+
+    def accept(self, session_id: str, how: str) -> int:
+        """The human accepted the session's work (👍, `/done`): its job closes as done;
+        the record's id. See `supervisor.feedback`."""
+        event_id = feedback.accept(self._store, session_id, how, self.clock())
+        self._written(session_id, "status", event_id, {"accepted": how})
+        return event_id
+
+    def correct(self, session_id: str, stop: EventRecord, label: feedback.Label) -> int | None:
+        """Keep `stop` as a labelled example of what the human says it was (None: the
+        judge agreed). The human's words are redacted first."""
+        state = self._store.get_session(session_id)
+        label = replace(label, said=redact(label.said))
+        return feedback.correct(self._store, session_id, stop, label, state.context.prompt)
 
 
 def _redacted(event: StopEvent) -> StopEvent:

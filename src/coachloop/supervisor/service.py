@@ -76,8 +76,7 @@ def redacted_stop(event: StopEvent) -> StopEvent:
 def retention_days(project: Path | None = None) -> float:
     """The snapshot retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots]
     retention_days` in the config files, else 7 days. A bad value raises `ConfigError`."""
-    from coachloop.config import ConfigError
-    from coachloop.store import config_table
+    from coachloop.config import ConfigError, config_table
 
     raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", project).get("retention_days")
     try:

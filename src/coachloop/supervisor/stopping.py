@@ -29,9 +29,10 @@ DEFAULT_NOTE = f"{NOTE} Stopped as you asked (/stop)."
 STOPPED = "stopped"  # the source of the record of a turn ended by a stop request
 
 
-def request(store: Store, session_id: str, note: str, now: float | None = None) -> int:
+def request(store: Store, session_id: str, note: str, now: float | None = None) -> tuple[int, int]:
     """Mark `session_id` to stop at its next tool call or stop; returns how many queued
-    messages were dropped. `UnknownSession` for a session the store does not hold."""
+    messages were dropped and the record's id. `UnknownSession` for a session the store
+    does not hold."""
     from coachloop.store.records import EventRecord, Write
 
     ts = time.time() if now is None else now
@@ -49,12 +50,16 @@ def request(store: Store, session_id: str, note: str, now: float | None = None) 
         new = replace(state, stop_requested=note, steering=(), updated_at=max(state.updated_at, ts))
         return Write(new, (rec,)), dropped
 
-    return store.transact(session_id, fn)[0]
+    dropped, ids = store.transact(session_id, fn)
+    return dropped, ids[0]
 
 
-def consume(store: Store, session_id: str, where: str, now: float | None = None) -> str | None:
+def consume(
+    store: Store, session_id: str, where: str, now: float | None = None
+) -> tuple[str, int] | None:
     """End the turn here (`where`: "before a tool call (Bash)", ...): clear the mark,
-    record it, deliver the note. Returns the note, or None when no stop was requested."""
+    record it, deliver the note. Returns the note and the record's id, or None when no
+    stop was requested."""
     from coachloop.store.records import EventRecord, Write
 
     ts = time.time() if now is None else now
@@ -69,4 +74,5 @@ def consume(store: Store, session_id: str, where: str, now: float | None = None)
         new = replace(state, stop_requested=None, status="waiting", last_decision="deliver")
         return Write(new, (rec,), (("notice", note),)), note
 
-    return store.transact(session_id, fn)[0]
+    note, ids = store.transact(session_id, fn)
+    return (note, ids[0]) if note is not None else None

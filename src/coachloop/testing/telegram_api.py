@@ -2,7 +2,9 @@
 bridge uses, for tests and demos (point python-telegram-bot's `base_url` at it).
 
 Methods: getMe, getUpdates (long polling with `timeout` and `offset`; a second poller
-makes the first one's pending call answer 409 Conflict, as Telegram does), sendMessage,
+makes the first one's pending call answer 409 Conflict, as Telegram does; only the
+`allowed_updates` named, else every type but reactions and chat members), getChatMember
+(the bot is an administrator only where a test made it one), sendMessage,
 sendDocument (multipart upload), editMessageText, deleteWebhook, getWebhookInfo,
 answerCallbackQuery, setMyCommands. Calls go to `/bot<token>/<method>`; a wrong token
 answers 401, an unknown method 404. sendMessage and captions are checked like Telegram
@@ -10,8 +12,9 @@ does: HTML parse mode (`telegram_wire.check_html`), at most 4096 (captions 1024)
 visible characters, no empty text; violations answer 400.
 
 Tests drive it with `push_text(...)` (an incoming message, optionally a reply to a
-message the bot sent), `fault(method, status, retry_after, times)` (e.g. a 429 with
-`retry_after`, or a 502 outage) and read `calls` (every request, with its arrival time
+message the bot sent), `push_reaction(...)` (a reaction to a message),
+`fault(method, status, retry_after, times)` (e.g. a 429 with `retry_after`, or a 502
+outage) and read `calls` (every request, with its arrival time
 on the monotonic clock and the status answered) and `sent` (the messages the bot got
 accepted).
 
@@ -113,6 +116,41 @@ class TelegramBotAPI(BotMethods):
             self._state.updates.append({"update_id": next(self._update_ids), "message": msg})
             self._cond.notify_all()
             return msg
+
+    def push_reaction(
+        self,
+        chat_id: int,
+        message_id: int,
+        emoji: str,
+        *,
+        user_id: int | None = None,
+        old: tuple[str, ...] = (),
+    ) -> dict[str, Any] | None:
+        """`user_id` (default: the chat's id) sets the reaction `emoji` ("" for none) on
+        message `message_id` of `chat_id`, replacing `old`. As Telegram does, the update
+        reaches the bot only in a private chat or a group where it is an admin
+        (`make_admin`), and only when its poller asked for "message_reaction" updates.
+        Returns the update's MessageReactionUpdated, or None when the bot never sees it."""
+        with self._cond:
+            if chat_id < 0 and chat_id not in self._state.admin_in:
+                return None
+            reaction = {
+                "chat": wire.chat_json(chat_id),
+                "message_id": message_id,
+                "user": wire.user_json(user_id if user_id is not None else chat_id, "Ada"),
+                "date": int(time.time()),
+                "old_reaction": [{"type": "emoji", "emoji": e} for e in old],
+                "new_reaction": [{"type": "emoji", "emoji": emoji}] if emoji else [],
+            }
+            update = {"update_id": next(self._update_ids), "message_reaction": reaction}
+            self._state.updates.append(update)
+            self._cond.notify_all()
+            return reaction
+
+    def make_admin(self, chat_id: int) -> None:
+        """Make the bot an administrator of group `chat_id` (it then sees reactions)."""
+        with self._cond:
+            self._state.admin_in.add(chat_id)
 
     def fault(
         self,

@@ -74,6 +74,18 @@ class BotState:
     faults: list[Fault] = field(default_factory=list)
     poll_generation: int = 0
     confirmed: int = 0
+    # Update types getUpdates delivers (Telegram keeps the last `allowed_updates` a
+    # poller named; by default every type but these three, which must be asked for).
+    allowed: frozenset[str] | None = None
+    admin_in: set[int] = field(default_factory=set)  # groups where the bot is an admin
+
+
+OPT_IN_UPDATES = frozenset({"chat_member", "message_reaction", "message_reaction_count"})
+
+
+def update_type(update: dict[str, Any]) -> str:
+    """The type of an Update: its one field besides `update_id`."""
+    return next((k for k in update if k != "update_id"), "")
 
 
 class BotMethods:
@@ -146,7 +158,10 @@ class BotMethods:
         limit = int(params.get("limit") or 100)
         timeout = min(float(params.get("timeout") or 0), self.max_poll)
         end = time.monotonic() + timeout
+        named = params.get("allowed_updates")
         with self._cond:
+            if named:
+                self._state.allowed = frozenset(json.loads(named)) or None
             self._state.poll_generation += 1
             me = self._state.poll_generation
             if offset:
@@ -159,11 +174,30 @@ class BotMethods:
                         "Conflict: terminated by other getUpdates request; make sure that"
                         " only one bot instance is running",
                     )
-                ready = [u for u in self._state.updates if u["update_id"] >= offset]
+                allowed = self._state.allowed
+                ready = [
+                    u
+                    for u in self._state.updates
+                    if u["update_id"] >= offset
+                    and (
+                        update_type(u) in allowed
+                        if allowed is not None
+                        else update_type(u) not in OPT_IN_UPDATES
+                    )
+                ]
                 left = end - time.monotonic()
                 if ready or left <= 0 or self.closing.is_set():
                     return self._ok(ready[:limit])
                 self._cond.wait(min(left, 0.5))
+
+    def _get_chat_member(self, params: dict[str, str], files: dict[str, Any]) -> Answer:
+        chat_id, user_id = int(params["chat_id"]), int(params["user_id"])
+        me = user_id == self.bot["id"]
+        status = "administrator" if me and chat_id in self._state.admin_in else "member"
+        user = self.bot if me else wire.user_json(user_id, "Ada")
+        return self._ok(
+            {"status": status, "user": user, **(_ADMIN_RIGHTS if status != "member" else {})}
+        )
 
     def _send_message(self, params: dict[str, str], files: dict[str, Any]) -> Answer:
         chat_id = int(params["chat_id"])
@@ -246,8 +280,27 @@ class BotMethods:
             return self._ok(msg)
 
 
+_ADMIN_RIGHTS: dict[str, Any] = dict.fromkeys(
+    (
+        "can_be_edited",
+        "can_manage_chat",
+        "can_change_info",
+        "can_delete_messages",
+        "can_invite_users",
+        "can_restrict_members",
+        "can_pin_messages",
+        "can_promote_members",
+        "can_manage_video_chats",
+        "can_post_stories",
+        "can_edit_stories",
+        "can_delete_stories",
+        "is_anonymous",
+    ),
+    False,
+)
 METHODS: dict[str, Callable[[BotMethods, dict[str, str], dict[str, Any]], Answer]] = {
     "getme": BotMethods._get_me,
+    "getchatmember": BotMethods._get_chat_member,
     "getupdates": BotMethods._get_updates,
     "sendmessage": BotMethods._send_message,
     "senddocument": BotMethods._send_document,

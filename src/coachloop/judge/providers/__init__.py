@@ -108,6 +108,8 @@ def make_model(settings: Settings) -> Model:
 
         return OpenAIModel(model=model, api_key=key, base_url=settings.llm_base_url)
     except ImportError as exc:
+        from coachloop.core.extras import install_hint
+
         raise ModelUnavailableError(
-            f"the {provider} SDK is not installed (pip install 'coachloop[{provider}]'): {exc}"
+            f"the {provider} SDK is not installed ({install_hint(provider)}): {exc}"
         ) from exc
