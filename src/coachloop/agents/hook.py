@@ -79,6 +79,12 @@ def _handle(agent: str, raw: bytes) -> HookReply:
     hook = normalise(payload.load(raw))
     if hook is None:
         return HookReply()
+    if hook.action == "stop":
+        import hashlib
+        from dataclasses import replace
+
+        seed = agent.encode() + b"\0" + bytes(raw)
+        hook = replace(hook, stop_id=hashlib.blake2b(seed, digest_size=12).hexdigest())
     from coachloop.agents.dispatch import run
 
     coaching = run(hook)
