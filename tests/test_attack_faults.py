@@ -121,3 +121,22 @@ def test_a_stop_the_store_cannot_take_is_kept_and_replayed(
         (rec,) = [r for r in opened.timeline("sess-lost") if r.kind == "stop"]
         assert rec.decision == "deliver" and secret not in rec.text
         assert [e.text for e in opened.outbox_pending() if e.session_id == "sess-lost"]
+
+
+def test_an_oversized_payload_is_cut_and_judged_not_dropped(
+    tmp_path: Path,
+    project: str,  # noqa: F811
+) -> None:
+    """Issue 13: a payload over 32 MB was dropped with only a log line. Now its long
+    strings are cut to head and tail and the stop is judged: the question at the end of
+    a 33 MB message reaches the human."""
+    env = hook_env(COACHLOOP_STORE=str(tmp_path / "big.db"), COACHLOOP_HOOK_DAEMON="0")
+    filler = 'Migrated module 1 of 9: "ok" \\ fine. ' * 900_000
+    raw = stop("sess-big", f"{filler}\n\n{QUESTION}", cwd=project)
+    assert len(raw) > 32 * 1024 * 1024
+    done = run_hook(raw, env, timeout=120)
+    assert (done.returncode, done.stdout) == (0, b"")
+    with open_store(str(tmp_path / "big.db")) as opened:
+        (rec,) = [r for r in opened.timeline("sess-big") if r.kind == "stop"]
+        assert rec.decision == "deliver" and rec.text.endswith(QUESTION)
+        assert "characters cut by coachloop" in rec.text and len(rec.text) < 200_000

@@ -6,8 +6,10 @@ dispatcher (`coachloop.agents.dispatch`) then acts on the `Hook` the same way fo
 agent. Everything here is defensive: payloads come from another program and may be
 malformed, of the wrong types, huge or binary. The rules:
 
-- `load` accepts only a JSON object of at most `MAX_RAW` bytes; anything else raises
-  `PayloadError` (the caller fails open).
+- `load` accepts only a JSON object; anything else raises `PayloadError` (the caller
+  fails open). A payload over `MAX_RAW` bytes (up to `MAX_INPUT`) is not dropped: each
+  of its strings longer than `MAX_TEXT` characters is cut to its head and tail first
+  (`shrink`), so the stop is judged on what a message of that size shows anyway.
 - A field of the wrong type counts as absent (`string`, `flag`); strings lose lone
   surrogates (`clean`); a session id must be a non-blank printable string of at most
   `MAX_ID` characters, else `PayloadError` (never a shared fallback key).
@@ -35,7 +37,8 @@ from coachloop.core.text import clip
 Action = Literal["stop", "prompt", "notice", "start", "end", "tool", "pretool"]
 TurnRule = Literal["none", "job", "prompt"]
 
-MAX_RAW = 32 * 1024 * 1024  # bytes of one payload
+MAX_RAW = 32 * 1024 * 1024  # bytes of a payload parsed as it is
+MAX_INPUT = 256 * 1024 * 1024  # bytes of a payload shrunk before parsing; beyond: refused
 MAX_TEXT = 100_000  # characters of an agent message or prompt kept (head and tail)
 MAX_ID = 256  # characters of a session, job or subagent id
 MAX_FIELD = 2_000  # characters of a short field (error details, notification message)
@@ -91,8 +94,10 @@ def load(raw: bytes) -> dict[str, Any]:
     """The payload as a dict; `PayloadError` unless it is one JSON object."""
     if not isinstance(raw, bytes | bytearray):
         raise PayloadError("payload is not bytes")
+    if len(raw) > MAX_INPUT:
+        raise PayloadError(f"payload of {len(raw)} bytes is over the {MAX_INPUT} byte limit")
     if len(raw) > MAX_RAW:
-        raise PayloadError(f"payload of {len(raw)} bytes is over the {MAX_RAW} byte limit")
+        raw = shrink(bytes(raw))
     if not raw.strip():
         raise PayloadError("empty payload")
     try:
@@ -104,6 +109,31 @@ def load(raw: bytes) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise PayloadError(f"payload is a JSON {type(data).__name__}, not an object")
     return data
+
+
+def shrink(raw: bytes) -> bytes:
+    """`raw` (JSON text) with every string literal longer than `MAX_TEXT` characters cut
+    to its head and tail (`clip_middle`, decoded and re-encoded, so escapes stay whole).
+    Linear: the literals are found by one possessive scan. Text that is not UTF-8 or not
+    JSON is returned as it is (parsing it fails as before)."""
+    import re
+
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return raw
+
+    def cut(match: re.Match[str]) -> str:
+        literal = match.group()
+        if len(literal) <= MAX_TEXT:
+            return literal
+        try:
+            value = json.loads(literal)
+        except ValueError:
+            return literal
+        return json.dumps(clip_middle(value), ensure_ascii=False)
+
+    return re.sub(r'"(?:[^"\\]++|\\.)*+"', cut, text).encode("utf-8")
 
 
 def string(data: dict[str, Any], *keys: str, limit: int | None = None) -> str | None:

@@ -1,9 +1,11 @@
 """The unix-socket hook daemon: the server side of `coachloop.agents.client`'s protocol.
 
 One request per connection (see `coachloop.agents.client` for the wire format): read the
-header line and the payload until the client half-closes, call `handle()`, answer
-`b"<exit code>\\n" + stdout`, close. A request that cannot be read (bad header, over
-`MAX_REQUEST`, too slow) is answered with the empty reply `b"0\\n"`: the agent stops.
+header line and the payload until the client half-closes, answer `b"+"` (taken), call
+`handle()`, answer `b"<exit code>\\n" + stdout`, close. A request with a bad header is
+answered with the empty reply `b"0\\n"` (the agent stops); one over `MAX_REQUEST`, or
+that cannot be read, is closed unanswered: the client then handles it in-process
+(where an oversized payload is cut to head and tail, then judged).
 
 The socket file is created with mode 0600 in a directory only its owner can write to;
 the caller (`daemon.py`) holds the socket's lock, so removing a stale file is safe.
@@ -66,6 +68,9 @@ class _Handler(socketserver.BaseRequestHandler):
         sock: socket.socket = self.request
         sock.settimeout(READ_TIMEOUT)
         data = read_request(sock)
+        if data is None:  # over `MAX_REQUEST` (or unreadable): not taken, no answer, so
+            log.warning("hook request over %d bytes: left to the client", MAX_REQUEST)
+            return  # the client handles it in-process, where a huge payload is cut
         request = parse_request(data) if data else None
         if request is None:
             log.warning("unreadable hook request (%s bytes)", "?" if data is None else len(data))
