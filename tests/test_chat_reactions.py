@@ -195,3 +195,30 @@ def test_a_new_message_in_the_projects_chat_steers_its_one_running_session(
         api.push_text(CHAT, "write the changelog")
         assert wait(lambda: len(agent.calls) == 1)
     assert agent.calls == [(project, "write the changelog", None)]
+
+
+def test_a_session_running_but_silent_for_long_is_resumed_not_queued(
+    api: TelegramBotAPI, project: Path, sup: Supervisor
+) -> None:
+    import time
+
+    from coachloop.core.events import HumanMessage, StopEvent
+    from telegram_support import ASK
+
+    long_ago = time.time() - 3600
+    asked = StopEvent(
+        "s-old", "Which port: 8080 or 8443?", project=str(project), timestamp=long_ago
+    )
+    sup.on_stop(asked, ASK)
+    # its next turn was killed mid-way long ago: the store still says "running"
+    sup.on_human(HumanMessage("s-old", "8080", project=str(project), timestamp=long_ago + 1))
+    sup.steer("s-old", "left behind by the killed turn", key="k-old", running=True)
+    agent = RecordingAgent()
+    with Running(Bridge(config(api, {CHAT: project}), agent)):
+        assert wait(lambda: pending(sup) == 0)
+        api.push_text(CHAT, "use 8443 after all", reply_to=sent(api, "Which port").message_id)
+        assert wait(lambda: len(agent.calls) == 2)
+    assert agent.calls[0] == (project, "use 8443 after all", "s-old")
+    # what the killed turn left queued is handed over once the new turn ends
+    assert agent.calls[1][1] == "[Human] left behind by the killed turn"
+    assert sup.reads.get_session("s-old").steering == ()

@@ -14,11 +14,15 @@ keeps it to one process per socket.
 
 Wire protocol (version 1), one request per connection:
     client -> daemon: b"coachloop-hook/1 " + agent + b"\\n" + payload, then half-close
-    daemon -> client: str(exit_code) + b"\\n" + stdout, then close
-A daemon that answers nothing at all did not handle the request (it was exiting); the
-client then handles it in-process. A reply cut short, or none within the time budget
-after the request was sent, fails open (the daemon may have recorded the stop, so the
-request is not handled a second time).
+    daemon -> client: b"+" (taken) as soon as the request is read, then
+                      str(exit_code) + b"\\n" + stdout, then close
+A daemon that does not take the request within `ACK_TIMEOUT` (hung, stopped, exiting)
+or closes without a reply (killed while deciding) is bypassed: the client handles the
+stop in-process. That never decides a stop twice: every stop carries an id (a digest
+of the payload), the decision and its reply are committed with the id before the daemon
+answers, and a stop whose id the session recorded last gets the recorded reply
+(`coachloop.agents.dispatch.replayed`). A reply cut short, or none within the time
+budget after the daemon took the request, fails open (the daemon may be deciding still).
 
 Environment:
     COACHLOOP_HOOK_DAEMON=0          in-process only: no socket, no spawn
@@ -40,6 +44,7 @@ if TYPE_CHECKING:
 MAGIC = b"coachloop-hook/1 "
 MAX_REPLY = 16 * 1024 * 1024
 CONNECT_TIMEOUT = 0.5
+ACK_TIMEOUT = 1.0  # a daemon that has not taken the request by then is bypassed
 DEFAULT_TIMEOUT = 25.0
 DEFAULT_IDLE_TIMEOUT = 1800.0
 SPAWN_GRACE = 10.0
@@ -213,16 +218,17 @@ def ask_daemon(path: str, agent: str, raw: bytes, timeout: float) -> tuple[int, 
                 time.sleep(0.005)
             except OSError:  # absent, refused, or a stale socket file
                 return None
-        deadline = time.monotonic() + timeout
         try:
-            sock.settimeout(timeout)
+            sock.settimeout(ACK_TIMEOUT)  # a hung daemon's full buffer must not hold us
             sock.sendall(MAGIC + agent.encode("utf-8", "replace") + b"\n" + raw)
             sock.shutdown(_socket.SHUT_WR)
+            first = sock.recv(65536)  # b"+": taken (an older daemon answers at once)
         except OSError:
-            return None  # the daemon closed before reading: it did not handle this
-        chunks: list[bytes] = []
-        size = 0
-        while True:
+            return None  # not taken in time (hung), or closed before reading: bypass it
+        deadline = time.monotonic() + timeout
+        chunks: list[bytes] = [first[1:] if first.startswith(b"+") else first]
+        size = len(chunks[0])
+        while first:
             left = deadline - time.monotonic()
             if left <= 0:
                 return (0, b"")
@@ -231,7 +237,7 @@ def ask_daemon(path: str, agent: str, raw: bytes, timeout: float) -> tuple[int, 
                 chunk = sock.recv(65536)
             except TimeoutError:
                 return (0, b"")  # the daemon may be deciding still: do not decide twice
-            except OSError:  # reset before any reply: it never took the request
+            except OSError:  # reset: handled in-process, where a recorded stop is replayed
                 return (0, b"") if size else None
             if not chunk:
                 break

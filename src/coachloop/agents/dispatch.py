@@ -47,6 +47,8 @@ if TYPE_CHECKING:
     from coachloop.core.session import Decision, SessionState
     from coachloop.supervisor import Supervisor
 
+REPLAY_WINDOW = 600.0  # seconds a recorded stop's answer is given again to the same stop
+
 
 def run(hook: Hook) -> str | None:
     """Act on `hook`; returns the coaching that sends the agent back, or None."""
@@ -93,7 +95,11 @@ def _stop(ctx: OpenProject, hook: Hook, project: str) -> str | None:
     from coachloop.supervisor import context_for
 
     sup = ctx.supervisor
-    state = _new_turn(sup, hook, sup.state(hook.session_id), project, ctx.settings)
+    state = sup.state(hook.session_id)
+    if replayed(hook, state):  # this very stop was decided already: answer the same
+        reply = state.last_reply if state is not None else None
+        return reply if reply and hook.can_block and hook.kind != "StopFailure" else None
+    state = _new_turn(sup, hook, state, project, ctx.settings)
     job = hook.job_id or derived_job(hook.session_id, state)
     if hook.sub_id and job:
         job = f"{job}/{hook.sub_id}"
@@ -109,6 +115,7 @@ def _stop(ctx: OpenProject, hook: Hook, project: str) -> str | None:
         transcript_path=hook.transcript_path,
         stop_hook_active=hook.stop_hook_active,
         can_block=hook.can_block,
+        stop_id=hook.stop_id,
     )
     if hook.kind == "Stop" and hook.can_block and state is not None and state.steering:
         steered = sup.steer_at_stop(event)  # the human spoke during the turn: no judging
@@ -122,6 +129,20 @@ def _stop(ctx: OpenProject, hook: Hook, project: str) -> str | None:
     if decision.blocks and hook.can_block and hook.kind != "StopFailure":
         return decision.text
     return None
+
+
+def replayed(hook: Hook, state: SessionState | None) -> bool:
+    """True when `hook` is the stop the session recorded last (same `stop_id`, within
+    `REPLAY_WINDOW` seconds): a client that lost its daemon's reply sends the same stop
+    again, and it gets the recorded answer instead of a second decision."""
+    import time
+
+    return (
+        hook.stop_id is not None
+        and state is not None
+        and state.last_stop_id == hook.stop_id
+        and time.time() - state.updated_at < REPLAY_WINDOW
+    )
 
 
 def derived_job(session_id: str, state: SessionState | None) -> str | None:

@@ -64,7 +64,9 @@ class Hook:
     prompt when the stop carries it, `can_block` False when the agent cannot be sent back
     (Codex `notify`), and `turn_rule` how a new human turn is recognised when the agent
     has no prompt hook: "job" (a new job id), "prompt" (a changed prompt) or "none".
-    `detail` is the notification type, the start source or the end reason.
+    `detail` is the notification type, the start source or the end reason. `stop_id`
+    names the hook call (a digest of its agent and raw payload): the same stop sent again
+    (a client retrying after its daemon died) has the same id.
     """
 
     action: Action
@@ -82,6 +84,7 @@ class Hook:
     can_block: bool = True
     turn_rule: TurnRule = "none"
     detail: str = ""
+    stop_id: str | None = None
 
 
 def load(raw: bytes) -> dict[str, Any]:

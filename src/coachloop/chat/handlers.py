@@ -3,7 +3,8 @@
 1. Anyone not allow-listed (user AND chat) is ignored: no answer, one log line per
    stranger (`AllowList`). This guard runs before every other handler.
 2. A reply to a message the bridge sent is for that message's session. While the
-   session's turn runs (the bridge's own turn, or the store says it is running) the reply
+   session's turn runs (the bridge's own turn, or the store says it is running and it was
+   active in the last `RECENT` seconds) the reply
    is queued for it (`Supervisor.steer`): the agent reads it at its next tool call or
    stop, and the bridge answers "queued". Otherwise a `HumanMessage` (source "chat") is
    recorded through the session's supervisor (this resets the auto-continue cap), then
@@ -246,6 +247,9 @@ class ChatHandlers:
         from coachloop.supervisor.steering import SteeringError
 
         busy = self.turns.busy(session_id)
+        state = source.state(session_id)
+        if busy is None and state is not None and time.time() - state.updated_at > RECENT:
+            busy = False  # "running" but silent for long (a turn killed mid-way): resume it
         key = f"tg:{chat_id}:{reply_to}" if reply_to is not None else f"tg:{chat_id}:{time.time()}"
         try:
             outcome = source.supervisor.steer(session_id, text, key=key, running=busy)

@@ -65,6 +65,7 @@ class StopEvent:
     stop_hook_active: bool = False
     can_block: bool = True
     timestamp: float = field(default_factory=time.time)
+    stop_id: str | None = None  # the hook call's identity: a retry of it has the same one
 
     def __post_init__(self) -> None:
         _require_session(self.session_id)

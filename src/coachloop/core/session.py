@@ -113,6 +113,8 @@ class SessionState:
     steered: tuple[str, ...] = ()
     stop_requested: str | None = None
     outcome: str | None = None
+    last_stop_id: str | None = None  # the last recorded stop's `StopEvent.stop_id`
+    last_reply: str | None = None  # what that stop's hook answered: coaching, or None
 
     @classmethod
     def new(

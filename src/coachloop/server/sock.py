@@ -71,6 +71,8 @@ class _Handler(socketserver.BaseRequestHandler):
             log.warning("unreadable hook request (%s bytes)", "?" if data is None else len(data))
             code, out = 0, b""
         else:
+            with contextlib.suppress(OSError):
+                sock.sendall(b"+")  # taken: the client stops watching for a hung daemon
             reply = self.server.activity.handle(*request)
             code, out = reply.exit_code, reply.stdout
         with contextlib.suppress(OSError):  # the client gave up: nothing to tell it

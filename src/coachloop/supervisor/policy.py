@@ -334,6 +334,7 @@ def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionStat
         continues=0,
         context=ctx,
         last_continued=None,
+        last_stop_id=None,  # the same stop after a human message is new work
         jobs=(),
         updated_at=max(st.updated_at, now),
         run_started_at=now,

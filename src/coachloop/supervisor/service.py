@@ -170,7 +170,9 @@ class Supervisor(Maintained, HumanDoor):
         `event.kind` "SubagentStop", `event.can_block`); returns the committed result.
         With the turn's `record`, a turn that spun on one tool call `repeat_threshold`
         times in a row is flagged "repeat" at once (one watchdog alert). The stop's
-        lifecycle record is written in the stop's own transaction."""
+        lifecycle record is written in the stop's own transaction. Its texts are redacted
+        first (`redacted_stop`)."""
+        event = redacted_stop(event)
         run = watchdog.tool_run(record)
         now = self.clock()
 

@@ -77,12 +77,8 @@ def enqueue(state: SessionState, steer: Steer) -> tuple[SessionState, Queued]:
     if len(state.steering) >= MAX_QUEUED:
         return state, "full"
     steered = (*state.steered, steer.key)[-KEEP_KEYS:]
-    new = replace(
-        state,
-        steering=(*state.steering, steer),
-        steered=steered,
-        updated_at=max(state.updated_at, steer.at),
-    )
+    # `updated_at` stays: it is the agent's last activity (a queued message is not)
+    new = replace(state, steering=(*state.steering, steer), steered=steered)
     return new, "queued"
 
 

@@ -36,6 +36,9 @@ class StopResult:
     state: SessionState
 
 
+REPLAYED = "the same stop again (a retry): the recorded answer, not a second decision"
+
+
 def _outbox(decision: Decision) -> tuple[tuple[OutboxKind, str], ...]:
     items: list[tuple[OutboxKind, str]] = []
     if decision.kind == "deliver":
@@ -67,7 +70,9 @@ def record_stop(
     decision and new state, committed with it."""
     pol = policy or Policy()
 
-    def fn(state: SessionState | None) -> tuple[Write, tuple[Decision, SessionState]]:
+    def fn(state: SessionState | None) -> tuple[Write | None, tuple[Decision, SessionState]]:
+        if state is not None and event.stop_id and state.last_stop_id == event.stop_id:
+            return None, (replayed(state), state)  # decided already: the same answer
         current = state or SessionState.new(
             event.session_id,
             event.timestamp,
@@ -77,6 +82,9 @@ def record_stop(
         )
         decision, new = decide(current, event, verdict, pol)
         new = _tool_run(new, tool_run)
+        if event.stop_id is not None:  # durable with the decision, before any reply
+            reply = decision.text if decision.blocks else None
+            new = replace(new, last_stop_id=event.stop_id, last_reply=reply)
         record = EventRecord(
             id=0,
             session_id=event.session_id,
@@ -96,7 +104,15 @@ def record_stop(
         return Write(new, (record,), _outbox(decision), packed), (decision, new)
 
     (decision, new), ids = store.transact(event.session_id, fn, project=event.project)
-    return StopResult(ids[0], decision, new)
+    return StopResult(ids[0] if ids else 0, decision, new)
+
+
+def replayed(state: SessionState) -> Decision:
+    """The answer a stop already recorded as `state.last_stop_id` got: its coaching
+    again, else a drop (a delivery is never made twice). Writes nothing."""
+    if state.last_reply:
+        return Decision("continue", state.last_reply, REPLAYED)
+    return Decision("drop", "", REPLAYED)
 
 
 def _tool_run(state: SessionState, run: tuple[str, int] | None) -> SessionState:
