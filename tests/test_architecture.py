@@ -15,6 +15,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parents[1] / "src" / "coachloop"
 MAX_LINES = 400
 
@@ -140,9 +142,15 @@ def test_the_agents_are_listed_once() -> None:
         if p != SRC / "core" / "agents.py" and listed.search(p.read_text(encoding="utf-8"))
     ]
     assert found == []
-    from coachloop.core.agents import AGENTS, HOOKS, installable
+    from coachloop.core.agents import AGENTS, HOOKS, installable, with_option
+    from coachloop.install import InstallUsageError, install
 
     assert installable() == ("claude-code", "codex", "gemini")
+    assert (with_option("http"), with_option("notify")) == (("claude-code",), ("codex",))
+    with pytest.raises(InstallUsageError, match="--http is for claude-code"):
+        install("gemini", "project", SRC, http_url="http://127.0.0.1:1")
+    with pytest.raises(InstallUsageError, match="--notify is for codex only"):
+        install("claude-code", "project", SRC, notify=True)
     assert set(HOOKS) == {"claude-code", "codex", "codex-notify", "gemini"}
     assert all(h.agent in {a.name for a in AGENTS} for h in HOOKS.values())
 

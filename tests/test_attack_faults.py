@@ -93,3 +93,31 @@ def test_the_same_stop_sent_again_gets_the_same_answer(
         stops = [r for r in opened.timeline("sess-r") if r.kind == "stop"]
         assert len(stops) == 1 and opened.get_session("sess-r").continues == 1
     assert os.environ.get("COACHLOOP_STORE") is None  # nothing leaked into the suite
+
+
+def test_a_stop_the_store_cannot_take_is_kept_and_replayed(
+    tmp_path: Path,
+    project: str,  # noqa: F811
+) -> None:
+    """Issue 13: a corrupt store (random bytes) failed open and the stop was lost, not
+    even in deliveries.log. Now it is announced there at once, kept (redacted) in the
+    spill folder, and recorded when the store works again."""
+    home = tmp_path / "home"
+    store = tmp_path / "broken.db"
+    store.write_bytes(os.urandom(4096))
+    env = hook_env(COACHLOOP_HOME=str(home), COACHLOOP_STORE=str(store), COACHLOOP_HOOK_DAEMON="0")
+    secret = "sk-ant-api03-AbCdEf12_34-xyzXYZ"
+    lost = run_hook(stop("sess-lost", f"{QUESTION} (key {secret})", cwd=project), env)
+    assert (lost.returncode, lost.stdout) == (0, b"")
+    log = (home / "deliveries.log").read_text()
+    assert "undecided" in log and QUESTION in log and secret not in log
+    (spilled,) = (home / "spill").iterdir()
+    assert secret not in spilled.read_text() and oct(spilled.stat().st_mode)[-3:] == "600"
+    store.unlink()  # the user moves the broken file away: the store works again
+    later = run_hook(stop("sess-next", HEDGED, cwd=project), env)
+    assert b'"block"' in later.stdout
+    assert list((home / "spill").iterdir()) == []
+    with open_store(str(store)) as opened:
+        (rec,) = [r for r in opened.timeline("sess-lost") if r.kind == "stop"]
+        assert rec.decision == "deliver" and secret not in rec.text
+        assert [e.text for e in opened.outbox_pending() if e.session_id == "sess-lost"]

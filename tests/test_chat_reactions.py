@@ -89,11 +89,27 @@ def test_thumbs_down_steers_the_session_with_the_message_quoted_and_is_kept(
         assert wait(lambda: len(agent.calls) == 1)
     ((directory, prompt, resume),) = agent.calls
     assert resume == "s-no" and directory == project
-    assert prompt == f"The human does not accept this: “{DONE}”"
+    assert prompt == f"The human does not accept this: “{DONE.replace('`', '')}”"  # as shown
     assert sup.reads.get_session("s-no").context.prompt == prompt  # a human message
     (kept,) = corrections(sup, "s-no")
     assert kept["type"] == "status" and kept["route"] == "continue" and kept["how"] == "👎"
     assert isinstance(kept["corrected"], dict) and kept["corrected"]["type"] == "completion"
+
+
+def test_thumbs_down_quotes_the_message_reacted_to_and_corrects_its_verdict(
+    api: TelegramBotAPI, project: Path, sup: Supervisor
+) -> None:
+    stop(sup, "s-two", DONE, project, COMPLETION)
+    later = "Also added the CSV header row. Ran `pytest -q`: 15 passed in 0.9s."
+    stop(sup, "s-two", later, project, Verdict("completion", 0.9, "evidenced too", "rules"))
+    agent = RecordingAgent()
+    with Running(Bridge(config(api, {CHAT: project}), agent)):
+        assert wait(lambda: pending(sup) == 0)
+        api.push_reaction(CHAT, sent(api, "14 passed").message_id, "👎")  # the older one
+        assert wait(lambda: len(agent.calls) == 1)
+    assert "14 passed" in agent.calls[0][1] and "15 passed" not in agent.calls[0][1]
+    (kept,) = corrections(sup, "s-two")
+    assert isinstance(kept["corrected"], dict) and kept["corrected"]["reason"] == "evidenced"
 
 
 def test_thumbs_down_while_the_turn_runs_is_queued_for_it(

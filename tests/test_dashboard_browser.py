@@ -31,7 +31,7 @@ from dashboard_support import (
     serve_factory_fixture,  # noqa: F401 - a fixture
     stop_payload,
 )
-from hookd_support import EVIDENCED, HEDGED, Serve
+from hookd_support import EVIDENCED, HEDGED, SERVE_TOKEN, Serve
 
 pytestmark = pytest.mark.slow
 
@@ -80,10 +80,14 @@ def shot(page: object, name: str) -> None:
 
 
 @pytest.fixture
-def server(serve_factory: Start, tmp_path: Path) -> Serve:
-    """A server (no token) whose store holds the three sessions of `populate`, one session
-    fed through real hooks ("hooked", coached then delivered) and a hostile message."""
+def server(serve_factory: Start, tmp_path: Path, browser: object) -> Serve:
+    """A server on the suite's token, the browser signed in to it (`/?token=` sets the
+    cookie), whose store holds the three sessions of `populate`, one session fed through
+    real hooks ("hooked", coached then delivered) and a hostile message."""
     srv = serve_factory()
+    signin = browser.new_page()  # type: ignore[attr-defined]
+    signin.goto(f"{srv.url}/?token={SERVE_TOKEN}")
+    signin.close()
     store = open_store(str(tmp_path / "dash.db"))
     try:
         populate(store, time.time() - 60)

@@ -58,15 +58,25 @@ class HookReply:
 
 
 def handle(agent: str, raw: bytes) -> HookReply:
-    """Handle one hook payload for `agent`; never raises (fails open)."""
+    """Handle one hook payload for `agent`; never raises (fails open). A payload the
+    store could not take is kept and replayed once it can (`coachloop.agents.spill`)."""
     try:
-        return _handle(agent, raw)
+        reply = _handle(agent, raw)
     except Exception as exc:  # fail open on anything, even a bug
         log_failure(agent, exc)
+        if type(exc).__name__ == "StoreError":
+            from coachloop.agents import spill
+
+            spill.save(agent, raw)
         return HookReply()
+    from coachloop.agents import spill
+
+    if spill.pending():  # the store works again: what it missed goes in now
+        spill.replay(lambda name, data: _handle(name, data, replay=True))
+    return reply
 
 
-def _handle(agent: str, raw: bytes) -> HookReply:
+def _handle(agent: str, raw: bytes, *, replay: bool = False) -> HookReply:
     import importlib
 
     from coachloop.agents import payload
@@ -85,6 +95,8 @@ def _handle(agent: str, raw: bytes) -> HookReply:
 
         seed = agent.encode() + b"\0" + bytes(raw)
         hook = replace(hook, stop_id=hashlib.blake2b(seed, digest_size=12).hexdigest())
+        if replay:  # the agent stopped long ago: it cannot be sent back any more
+            hook = replace(hook, can_block=False)
     from coachloop.agents.dispatch import run
 
     coaching = run(hook)

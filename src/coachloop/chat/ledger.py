@@ -187,6 +187,17 @@ class Ledger:
         )
         return None if row is None else (str(row[0]), str(row[1]))
 
+    def delivered(self, chat_id: int, message_id: int) -> Job | None:
+        """The outbox job a message the bridge sent in `chat_id` delivered (None: an
+        acknowledgement, or a message it did not send)."""
+        row = self._one(
+            "SELECT store, outbox_id FROM messages WHERE chat_id = ? AND message_id = ?",
+            (chat_id, message_id),
+        )
+        if row is None or row[1] is None:
+            return None
+        return self.job(str(row[0]), int(row[1]))
+
     def bind(self, session_id: str, chat_id: int, store: str, project_dir: str = "") -> None:
         """Attach `session_id` to `chat_id` (replacing an earlier chat)."""
         self._write(

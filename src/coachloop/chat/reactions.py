@@ -28,8 +28,8 @@ from telegram.ext import ContextTypes
 
 from coachloop.chat.render import short_id
 from coachloop.chat.routing import Router, Source
-from coachloop.chat.split import escape
-from coachloop.supervisor.feedback import Label, last_delivered, rejection
+from coachloop.chat.split import escape, to_plain
+from coachloop.supervisor.feedback import Label, delivered_stop, last_delivered, rejection
 
 log = logging.getLogger("coachloop.chat.reactions")
 Context = ContextTypes.DEFAULT_TYPE
@@ -56,10 +56,23 @@ class Feedback:
         found = self.router.replied_session(got.chat.id, got.message_id)
         if how is None or found is None:
             return  # another emoji, a removed reaction, or a message that is not ours
+        shown = self.shown(got.chat.id, got.message_id)
         if how in ACCEPT:
-            await self.done(got.chat.id, found[0], found[1], how, got.message_id)
+            await self.done(got.chat.id, found[0], found[1], how, got.message_id, shown=shown)
         else:
-            await self.reject(got.chat.id, found[0], found[1], how, got.message_id)
+            await self.reject(got.chat.id, found[0], found[1], how, got.message_id, shown=shown)
+
+    def shown(self, chat_id: int, message_id: int) -> str | None:
+        """The text of the delivery message `message_id` belongs to, as the chat showed
+        it (markup and the header dropped); None for an acknowledgement."""
+        job = self.router.ledger.delivered(chat_id, message_id)
+        if job is None or not job.parts:
+            return None
+        first = job.parts[0]
+        if first.get("type") == "document":
+            return str(first.get("content") or "")
+        text = to_plain("".join(str(p.get("html") or "") for p in job.parts))
+        return text.split("\n", 1)[1].strip() if "\n" in text else text  # the header line
 
     async def command(self, update: Update, context: Context) -> None:
         msg = update.effective_message
@@ -70,16 +83,25 @@ class Feedback:
         found = self.router.replied_session(msg.chat_id, replied.message_id) if replied else None
         if found is None:
             await self.say(msg.chat_id, f"Reply with {how} to a message of the session.", None)
-        elif how == "/done":
-            await self.done(msg.chat_id, found[0], found[1], how, msg.message_id)
+            return
+        shown = self.shown(msg.chat_id, replied.message_id) if replied else None
+        if how == "/done":
+            await self.done(msg.chat_id, found[0], found[1], how, msg.message_id, shown=shown)
         else:
-            await self.reject(msg.chat_id, found[0], found[1], how, msg.message_id)
+            await self.reject(msg.chat_id, found[0], found[1], how, msg.message_id, shown=shown)
 
     async def done(
-        self, chat_id: int, session_id: str, source: Source, how: str, reply_to: int | None
+        self,
+        chat_id: int,
+        session_id: str,
+        source: Source,
+        how: str,
+        reply_to: int | None,
+        *,
+        shown: str | None = None,
     ) -> None:
         sup = source.supervisor
-        stop = last_delivered(sup.reads, session_id)
+        stop = delivered_stop(sup.reads, session_id, shown)
         sup.accept(session_id, how)
         if stop is not None and (stop.verdict or {}).get("route") == "continue":
             sup.correct(session_id, stop, Label("completion", "deliver", how))
@@ -87,13 +109,20 @@ class Feedback:
         await self.say(chat_id, f"✅ <code>{sid}</code> done: its job is closed ({how})", reply_to)
 
     async def reject(
-        self, chat_id: int, session_id: str, source: Source, how: str, reply_to: int | None
+        self,
+        chat_id: int,
+        session_id: str,
+        source: Source,
+        how: str,
+        reply_to: int | None,
+        *,
+        shown: str | None = None,
     ) -> None:
         sup = source.supervisor
-        stop = last_delivered(sup.reads, session_id)
+        stop = delivered_stop(sup.reads, session_id, shown)
         if stop is not None:
             sup.correct(session_id, stop, Label("status", "continue", how))
-        await self.resume(chat_id, session_id, source, rejection(stop), reply_to)
+        await self.resume(chat_id, session_id, source, rejection(stop, shown), reply_to)
 
     def replied(self, session_id: str, source: Source, text: str) -> None:
         """A reply to the session's message: a correction when the judge had meant to

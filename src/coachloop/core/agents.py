@@ -22,6 +22,7 @@ __all__ = [
     "hook",
     "installable",
     "spec",
+    "with_option",
 ]
 
 
@@ -43,14 +44,17 @@ class HookSpec:
 @dataclass(frozen=True, slots=True)
 class AgentSpec:
     """One agent: the `name` sessions are recorded under, its display `label`, its
-    hook entry points, its installer module (None: nothing to install) and the hook
-    events the installer subscribes to."""
+    hook entry points, its installer module (None: nothing to install), the hook
+    events the installer subscribes to, and what `install` can write for it besides
+    command hooks: `http` hooks (`--http`), a `notify` program (`--notify`)."""
 
     name: str
     label: str
     hooks: tuple[HookSpec, ...] = ()
     installer: str | None = None
     events: tuple[str, ...] = ()
+    http: bool = False
+    notify: bool = False
 
 
 _BLOCK = 'hook JSON on stdin; replies {"decision": "block", ...}'
@@ -65,6 +69,7 @@ AGENTS: tuple[AgentSpec, ...] = (
             *("Stop", "SubagentStop", "StopFailure", "UserPromptSubmit"),
             *("Notification", "SessionStart", "SessionEnd", "PostToolUse", "PreToolUse"),
         ),
+        http=True,
     ),
     AgentSpec(
         "codex",
@@ -81,6 +86,7 @@ AGENTS: tuple[AgentSpec, ...] = (
         ),
         "coachloop.install.codex",
         ("Stop", "UserPromptSubmit"),
+        notify=True,
     ),
     AgentSpec(
         "gemini",
@@ -111,6 +117,11 @@ def hook(name: str) -> HookSpec | None:
 def installable() -> tuple[str, ...]:
     """The agents `coachloop install` knows, in registry order."""
     return tuple(a.name for a in AGENTS if a.installer is not None)
+
+
+def with_option(option: str) -> tuple[str, ...]:
+    """The agents whose installer writes `option` ("http" or "notify")."""
+    return tuple(a.name for a in AGENTS if getattr(a, option) is True)
 
 
 def events(name: str) -> tuple[str, ...]:

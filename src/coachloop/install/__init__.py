@@ -34,7 +34,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from coachloop.core.agents import installable, spec
+from coachloop.core.agents import installable, spec, with_option
 from coachloop.install import (
     claude,
     codex,
@@ -185,14 +185,15 @@ def install(
     `http_url` (Claude Code only) installs http hooks instead of command hooks, sending
     `Authorization: Bearer $<token_env>` when `token_env` is given."""
     module = _check_scope(agent, scope)
-    if http_url and agent != "claude-code":
-        raise InstallUsageError(f"{agent} runs command hooks only; --http is for claude-code")
+    if http_url and agent not in with_option("http"):
+        for_whom = ", ".join(with_option("http"))
+        raise InstallUsageError(f"{agent} runs command hooks only; --http is for {for_whom}")
     if token_env and not http_url:
         raise InstallUsageError("--token-env goes with --http")
     if token_env and not _ENV_NAME.fullmatch(token_env):
         raise InstallUsageError(f"{token_env!r} is not an environment variable name")
-    if notify and agent != "codex":
-        raise InstallUsageError("--notify is for codex only")
+    if notify and agent not in with_option("notify"):
+        raise InstallUsageError(f"--notify is for {', '.join(with_option('notify'))} only")
     path = module.settings_path(scope, project)
     plan = _Plan(backup=backup)
     if agent == "codex":

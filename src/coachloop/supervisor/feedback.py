@@ -56,11 +56,35 @@ def last_delivered(reader: StoreReader, session_id: str) -> EventRecord | None:
     return None
 
 
-def rejection(delivered: EventRecord | None) -> str:
-    """The steering text of a 👎: the delivered message quoted briefly."""
-    if delivered is None or not delivered.text.strip():
+def _norm(text: str) -> str:
+    return " ".join(text.replace("`", "").split())
+
+
+def delivered_stop(reader: StoreReader, session_id: str, shown: str | None) -> EventRecord | None:
+    """The delivered stop whose message is `shown` (the text the chat showed, markup
+    dropped), else the most recent delivered stop."""
+    from coachloop.store.base import UnknownSession
+
+    want = _norm(shown or "")[:60]
+    if want:
+        try:
+            timeline = reader.timeline(session_id, limit=200)
+        except UnknownSession:
+            return None
+        for rec in reversed(timeline):
+            delivered = rec.kind == "stop" and rec.decision == "deliver" and rec.verdict
+            if delivered and _norm(rec.message or rec.text).startswith(want):
+                return rec
+    return last_delivered(reader, session_id)
+
+
+def rejection(delivered: EventRecord | None, shown: str | None = None) -> str:
+    """The steering text of a 👎: the delivered message (`shown`, else the stop's text)
+    quoted briefly."""
+    source = shown if shown and shown.strip() else (delivered.text if delivered else "")
+    if not source.strip():
         return f"{REJECTED}."
-    text = " ".join(delivered.text.split())
+    text = " ".join(source.split())
     quote = text if len(text) <= QUOTE else text[: QUOTE - 1].rstrip() + "…"
     return f"{REJECTED}: “{quote}”"
 
