@@ -104,6 +104,8 @@ def show_notice(env: "Mapping[str, str]") -> None:
 def _via_daemon(agent: str, raw: bytes) -> tuple[int, bytes] | None:
     """The daemon's reply; None when it is off, absent, or unusable here (then a daemon
     is spawned for next time, unless COACHLOOP_HOOK_DAEMON=0)."""
+    # Read directly, not through coachloop.config.env: this client must stay stdlib-only
+    # and fast, before any coachloop import (tests/test_architecture_env.py lists it).
     env = os.environ
     if env.get("COACHLOOP_HOOK_DAEMON", "1") == "0":
         return None

@@ -106,6 +106,8 @@ def _file_id(entry: OpenProject) -> tuple[int, int] | None:
 def _key(root: Path | None) -> Key:
     from coachloop.config import home
 
+    # The raw variables, not coachloop.config.env: a fingerprint of every variable that
+    # can change a project's settings, store or judge (provider keys too), not a read.
     env = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(ENV_PREFIXES)))
     files = [home() / "config.toml", home() / "trusted.json"]  # `coachloop trust` counts
     if root is not None:

@@ -11,12 +11,12 @@ the file and line: a benchmark must not silently drop rows.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
+from coachloop.config.env import BENCH_DIR
 from coachloop.core.judge_input import EVENT_KINDS, EventKind, JudgeInput
 from coachloop.core.verdict import MESSAGE_TYPES, MessageType, Route, route_for
 
@@ -29,7 +29,7 @@ __all__ = [
     "load_rows",
 ]
 
-ENV_BENCH_DIR = "COACHLOOP_BENCH_DIR"
+ENV_BENCH_DIR = BENCH_DIR
 DEFAULT_FILES = ("dev.jsonl", "real.jsonl", "peer_valor.jsonl")
 _NOT_STATUS = "!status"
 
@@ -157,9 +157,11 @@ def find_bench_dir(starts: Iterable[Path] | None = None, env: dict[str, str] | N
 
     Raises BenchDataError with a message saying where it looked.
     """
-    env = dict(os.environ) if env is None else env
-    if env.get(ENV_BENCH_DIR):
-        chosen = Path(env[ENV_BENCH_DIR]).expanduser()
+    from coachloop.config.env import environment, from_mapping
+
+    named = (environment() if env is None else from_mapping(env)).bench_dir
+    if named:
+        chosen = Path(named).expanduser()
         if not chosen.is_dir():
             raise BenchDataError(f"${ENV_BENCH_DIR} is {chosen}, which is not a directory")
         return chosen

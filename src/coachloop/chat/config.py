@@ -26,7 +26,6 @@ is read, never a project's (a project's config may be committed).
 
 from __future__ import annotations
 
-import os
 import stat
 import tomllib
 from dataclasses import dataclass, field
@@ -35,10 +34,8 @@ from typing import Any
 
 from coachloop.chat.security import Secret
 from coachloop.config import ConfigError, home
+from coachloop.config.env import TELEGRAM_ALLOWED as ENV_ALLOWED
 
-ENV_TOKEN = "COACHLOOP_TELEGRAM_TOKEN"
-ENV_ALLOWED = "COACHLOOP_TELEGRAM_ALLOWED"
-ENV_API_URL = "COACHLOOP_TELEGRAM_API_URL"
 DEFAULT_API_URL = "https://api.telegram.org"
 
 
@@ -155,15 +152,19 @@ def user_table(path: Path | None = None) -> tuple[dict[str, Any], Path]:
 
 
 def load_config(env: dict[str, str] | None = None, path: Path | None = None) -> BridgeConfig:
-    """The bridge configuration from `env` (default `os.environ`) and the user's file.
+    """The bridge configuration from `env` (default: this process's, through
+    `coachloop.config.env.environment()`) and the user's file.
     Raises `ConfigError` with a message that never contains the token."""
-    env = dict(os.environ) if env is None else env
+    from coachloop.config.env import environment, from_mapping
+
+    given = environment() if env is None else from_mapping(env)
     table, source = user_table(path)
-    token = Secret(env[ENV_TOKEN].strip()) if env.get(ENV_TOKEN, "").strip() else None
+    raw_token = (given.telegram_token or "").strip()
+    token = Secret(raw_token) if raw_token else None
     if token is None:
         token = _file_token(table, source)
-    allowed_raw: object = env.get(ENV_ALLOWED) or table.get("allowed", [])
-    allowed = parse_ids(allowed_raw, ENV_ALLOWED if env.get(ENV_ALLOWED) else str(source))
+    allowed_raw: object = given.telegram_allowed or table.get("allowed", [])
+    allowed = parse_ids(allowed_raw, ENV_ALLOWED if given.telegram_allowed else str(source))
     chats_raw = table.get("chats", {})
     if not isinstance(chats_raw, dict):
         raise ConfigError(f"{source}: [telegram.chats] must map chat ids to directories")
@@ -175,7 +176,7 @@ def load_config(env: dict[str, str] | None = None, path: Path | None = None) -> 
     return BridgeConfig(
         token=token,
         allowed=allowed,
-        api_url=env.get(ENV_API_URL) or str(table.get("api_url", DEFAULT_API_URL)),
+        api_url=given.telegram_api_url or str(table.get("api_url", DEFAULT_API_URL)),
         chats=chats,
         default_chat=None if default is None else min(parse_ids([default], str(source))),
         min_interval=_number(table, "min_interval", 1.0, str(source)),

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from coachloop.chat.config import BridgeConfig
 from coachloop.chat.ledger import Ledger, store_key
+from coachloop.config.env import environment
 from coachloop.core.session import SessionState
 from coachloop.store import OutboxEntry, UnknownSession
 from coachloop.supervisor import Supervisor
@@ -49,17 +50,14 @@ def open_sources(config: BridgeConfig, store: str | None = None) -> list[Source]
     `coachloop.config.project.project_root`), merging its old store in if it has one; so
     are the other projects the agents know that still have a store of an earlier version
     (`coachloop.install.known.old_stores`): their undelivered questions are sent too."""
-    import os
-
     from coachloop.config.project import project_root
     from coachloop.install.known import old_stores
-    from coachloop.store import ENV_STORE
     from coachloop.store.registry import registered
 
     sources: dict[str, Source] = {}
     projects: list[Path | None] = [*config.chats.values(), None]
     roots: list[Path | None] = [project_root(str(p)) if p is not None else None for p in projects]
-    if store is None and not os.environ.get(ENV_STORE):
+    if store is None and not environment().store:
         extra = [p for p in registered() if p not in roots]
         extra += [p for p in old_stores() if p not in roots and p not in extra]
         projects += extra

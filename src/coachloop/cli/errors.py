@@ -10,7 +10,6 @@ exception texts (a bot token in a URL, an API key) are hidden.
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,7 +33,9 @@ _UNREACHABLE = (
 
 def is_debug(args: list[str]) -> bool:
     """Whether the user asked for tracebacks: `--debug` before the command, or the env."""
-    return (bool(args) and args[0] == "--debug") or os.environ.get(ENV_DEBUG) == "1"
+    from coachloop.config.env import environment
+
+    return (bool(args) and args[0] == "--debug") or environment().debug
 
 
 def _chain(exc: BaseException) -> Iterator[BaseException]:

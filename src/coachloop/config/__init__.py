@@ -1,5 +1,8 @@
 """Settings: embedded defaults, then TOML files, then environment variables.
 
+The `COACHLOOP_*` variables are read once, by `coachloop.config.env.environment()`
+(no other module reads them); `load_settings` takes the settings' ones from there.
+
 Files, later ones overriding earlier ones: `$COACHLOOP_HOME/config.toml` (user) and
 `<project>/.coachloop/config.toml`. Environment variables win over both. Only the
 standard library is used: this module is on the hook path.
@@ -13,19 +16,18 @@ parsing it a hundred times more).
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-ENV_HOME = "COACHLOOP_HOME"
+from coachloop.config.env import environment, from_mapping
 
 
 def home() -> Path:
     """The data directory: `$COACHLOOP_HOME`, else `~/.coachloop`. Tests redirect it."""
-    value = os.environ.get(ENV_HOME)
+    value = environment().home
     return Path(value).expanduser() if value else Path.home() / ".coachloop"
 
 
@@ -131,14 +133,6 @@ class Settings:
     skills: tuple[SkillSpec, ...] = field(default_factory=tuple)
 
 
-_ENV_FIELDS: dict[str, tuple[str, type]] = {
-    "COACHLOOP_JUDGE": ("judge", str),
-    "COACHLOOP_MODEL": ("model", str),
-    "COACHLOOP_LLM_BASE_URL": ("llm_base_url", str),
-    "COACHLOOP_CONFIDENCE_THRESHOLD": ("confidence_threshold", float),
-    "COACHLOOP_LLM_TIMEOUT": ("llm_timeout", float),
-    "COACHLOOP_MAX_AUTO_CONTINUES": ("max_auto_continues", int),
-}
 _SCALARS = {
     "judge": str,
     "model": str,
@@ -209,11 +203,13 @@ def load_settings(project: Path | None = None, env: dict[str, str] | None = None
     """Read the settings for `project` (a directory). Every value is checked where it is
     read (`coachloop.config.check`): a bad file or value raises `ConfigError` whose one
     line names the file or variable, the key, the allowed values and the fix."""
-    env = dict(os.environ) if env is None else env
+    from coachloop.config.env import SETTINGS_FIELDS
+
+    pairs = (environment() if env is None else from_mapping(env)).settings
     settings = Settings()
     for path, table in config_documents(project):
         settings = _apply(settings, table, str(path))
-    for var, (name, kind) in _ENV_FIELDS.items():
-        if env.get(var):
-            settings = replace(settings, **{name: _coerce(name, kind, env[var], var)})
+    for var, value in pairs:
+        name = SETTINGS_FIELDS[var]
+        settings = replace(settings, **{name: _coerce(name, _SCALARS[name], value, var)})
     return settings

@@ -64,6 +64,8 @@ _ENV = {
 _BOOT = """\
 import json, os, sys
 here = os.getcwd()
+# Read directly: this script runs in a bare child interpreter, before coachloop is
+# importable (the variable carries the parent's PYTHONPATH to it).
 extra = [p for p in os.environ.get("COACHLOOP_PYTHONPATH", "").split(os.pathsep) if p]
 sys.path[:] = extra + [p for p in sys.path if p not in ("", ".", here)] + [here]
 import pytest
@@ -102,6 +104,7 @@ def clean_env() -> dict[str, str]:
     """Our environment without `_DROPPED`, with plugin autoload and bytecode off. Our own
     PYTHONPATH (the person's, never the player's) reaches pytest's isolated interpreter
     as COACHLOOP_PYTHONPATH."""
+    # Builds the child's environment from the whole of ours (not a settings read).
     env = {k: v for k, v in os.environ.items() if k not in _DROPPED}
     env.update(_ENV)
     env["COACHLOOP_PYTHONPATH"] = os.environ.get("PYTHONPATH", "")

@@ -130,6 +130,7 @@ class CommandPlayer:
 
     def environment(self, turn: TurnInput) -> dict[str, str]:
         """This process's environment with the player's variables for `turn`."""
+        # Builds the player's subprocess environment from ours (not a settings read).
         env = {k: v for k, v in os.environ.items() if k not in _PLAYER_VARS}
         env.update(
             COACHLOOP_TURN=str(turn.turn),

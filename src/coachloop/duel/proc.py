@@ -67,6 +67,7 @@ def run(
 ) -> ProcResult:
     """Run `argv` in `cwd` for at most `timeout` s. Its environment is ours updated with
     `env`, or exactly `env` when `inherit_env` is False."""
+    # Builds a subprocess environment from ours (not a settings read).
     full_env = dict(os.environ) if inherit_env else {}
     if env:
         full_env.update(env)

@@ -38,6 +38,7 @@ TIMEOUT_UNIT_S = 1.0  # Claude Code timeouts are seconds
 
 def config_dir() -> Path:
     """Claude Code's user configuration directory."""
+    # Claude Code's own variable, not coachloop's: read where it is used.
     return Path(os.environ.get("CLAUDE_CONFIG_DIR") or Path.home() / ".claude")
 
 

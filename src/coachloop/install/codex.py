@@ -51,6 +51,7 @@ NOTIFY_PROJECT = (
 
 
 def codex_home() -> Path:
+    # Codex's own variable, not coachloop's: read where it is used.
     return Path(os.environ.get("CODEX_HOME") or Path.home() / ".codex")
 
 

@@ -77,6 +77,7 @@ def check_judge(project: Path) -> dict[str, Any]:
     if provider not in DEFAULT_KEY_ENV:
         return {"ok": True, "judge": settings.judge, "detail": "offline, no key needed"}
     env = settings.llm_api_key_env or DEFAULT_KEY_ENV[provider]
+    # A provider API key named by the config (`llm_api_key_env`): presence only.
     present = bool(os.environ.get(env))
     local = provider == "openai" and bool(settings.llm_base_url)
     info: dict[str, Any] = {"ok": present or local, "judge": settings.judge, "key_env": env}

@@ -113,6 +113,7 @@ def switched_off(files: list[tuple[Path, dict[str, Any]]]) -> list[str]:
 
 def trusted_folders_path() -> Path:
     """Gemini CLI's trusted folders file."""
+    # Gemini CLI's own variable, not coachloop's: read where it is used.
     override = os.environ.get("GEMINI_CLI_TRUSTED_FOLDERS_PATH")
     return Path(override) if override else Path.home() / ".gemini" / "trustedFolders.json"
 

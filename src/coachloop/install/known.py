@@ -45,6 +45,7 @@ def _keys(data: Any, table: str | None = None) -> list[str]:
 
 
 def _claude() -> list[str]:
+    # Claude Code's own variable, not coachloop's: read where it is used.
     base = os.environ.get("CLAUDE_CONFIG_DIR")
     path = Path(base) / ".claude.json" if base else Path.home() / ".claude.json"
     try:

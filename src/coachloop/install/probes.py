@@ -107,6 +107,7 @@ def probe_process(probe: Probe, argv: list[str], stdin: bytes, cwd: Path, timeou
     if not probe.resolves:
         probe.detail = f"{first!r} not found"
         return probe
+    # Builds the probe's subprocess environment from ours (not a settings read).
     env = {**os.environ, "COACHLOOP_HOOK_DAEMON": "0"}
     started = time.monotonic()
     try:
@@ -139,6 +140,8 @@ def fill_headers(hook: FoundHook) -> tuple[dict[str, str], list[str]]:
         name = match.group(1) or match.group(2)
         if name not in hook.allowed_env:
             return ""
+        # The variables a hook's headers name (Claude Code's allowedEnvVars), as Claude
+        # Code would expand them: not coachloop's settings.
         if name not in os.environ:
             missing.append(name)
         return os.environ.get(name, "")

@@ -74,7 +74,9 @@ def _bundled() -> Path | None:
 
 def find_claude() -> Path:
     """The Claude Code binary: `$COACHLOOP_CLAUDE`, PATH, the `claude-agent-sdk` bundle."""
-    named = os.environ.get(ENV_CLAUDE)
+    from coachloop.config.env import environment
+
+    named = environment().claude
     if named:
         path = Path(named).expanduser()
         if not (path.is_file() and os.access(path, os.X_OK)):
@@ -93,7 +95,9 @@ def find_claude() -> Path:
 
 def describe_claude(path: Path) -> str:
     """`path` and where it came from: `$COACHLOOP_CLAUDE`, PATH, or the bundle."""
-    if os.environ.get(ENV_CLAUDE):
+    from coachloop.config.env import environment
+
+    if environment().claude:
         origin = f"from ${ENV_CLAUDE}"
     elif path == _bundled():
         origin = "bundled in claude-agent-sdk"
@@ -149,6 +153,7 @@ def offline_env(
     interpreter's scripts directory first on PATH so the hook command is found.
     `extra` is applied last.
     """
+    # Builds Claude Code's environment from ours, scrubbed (not a settings read).
     env = {k: v for k, v in (os.environ if base is None else base).items() if k not in _SCRUBBED}
     scripts = str(_scripts_dir())
     path = env.get("PATH", os.defpath)

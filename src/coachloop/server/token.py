@@ -33,7 +33,9 @@ def token_path() -> Path:
 def read_token() -> str | None:
     """The token a client should send: the environment's, else the stored one (None when
     neither exists). Never creates anything."""
-    value = os.environ.get(ENV_TOKEN, "").strip()
+    from coachloop.config.env import environment
+
+    value = environment().serve_token
     if value:
         return value
     try:

@@ -21,6 +21,8 @@ from typing import Any
 
 from coachloop.config import config_documents, home
 from coachloop.config import config_table as read_table
+from coachloop.config.env import STORE as ENV_STORE
+from coachloop.config.env import environment
 from coachloop.store.base import Store, StoreError, StoreReader, UnknownSession
 from coachloop.store.records import EventRecord, JobSummary, OutboxEntry, Write
 
@@ -43,8 +45,6 @@ __all__ = [
     "store_config",
 ]
 
-ENV_STORE = "COACHLOOP_STORE"
-ENV_PREFIX = "COACHLOOP_REDIS_PREFIX"
 REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
 
 
@@ -97,7 +97,7 @@ def resolve(
     cfg: dict[str, Any] = {}
     project_dir = Path(project).expanduser() if project else None
     if target is None:
-        target, chosen = os.environ.get(ENV_STORE) or None, "env"
+        target, chosen = environment().store, "env"
     if target is None:
         chosen = "default"
         for path, table in config_documents(project_dir, StoreError):
@@ -115,7 +115,7 @@ def resolve(
     text = str(target) if target is not None else str(default_path())
     if text.startswith("sqlite:///"):
         text = text[len("sqlite://") :]
-    pfx = prefix or os.environ.get(ENV_PREFIX) or str(cfg.get("prefix") or "")
+    pfx = prefix or environment().redis_prefix or str(cfg.get("prefix") or "")
     if not pfx and text.startswith(REDIS_SCHEMES) and chosen != "config":
         pfx = str(store_config(project_dir).get("prefix") or "")
     return Target(text, chosen, own, pfx or "coachloop")

@@ -103,9 +103,10 @@ def open_stores(target: str | None = None, project: Path | None = None) -> Opene
     project's store. A bad config file raises `StoreError`; a registered store that
     cannot be opened is reported in `problems` and skipped.
     """
-    from coachloop.store import ENV_STORE, open_store, resolve
+    from coachloop.config.env import environment
+    from coachloop.store import open_store, resolve
 
-    if target is not None or os.environ.get(ENV_STORE):
+    if target is not None or environment().store:
         where = resolve(target)
         path = where.path
         if path is not None and not path.exists():

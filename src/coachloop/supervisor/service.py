@@ -20,7 +20,6 @@ failures are logged and never change or lose a decision.
 from __future__ import annotations
 
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import replace
@@ -77,8 +76,11 @@ def retention_days(project: Path | None = None) -> float:
     """The snapshot retention: `COACHLOOP_SNAPSHOT_RETENTION_DAYS`, else `[snapshots]
     retention_days` in the config files, else 7 days. A bad value raises `ConfigError`."""
     from coachloop.config import ConfigError, config_table
+    from coachloop.config.env import environment
 
-    raw = os.environ.get(ENV_RETENTION) or config_table("snapshots", project).get("retention_days")
+    raw = environment().snapshot_retention_days
+    if raw is None:  # the files are read only when the variable is unset, as before
+        raw = config_table("snapshots", project).get("retention_days")
     try:
         value = float(raw) if raw is not None else snapshots.DEFAULT_RETENTION_DAYS
     except (TypeError, ValueError) as exc:

@@ -75,6 +75,8 @@ def parse_judge_spec(spec: str) -> tuple[str, str | None]:
 
 def _key(settings: Settings, provider: str) -> str | None:
     names = [settings.llm_api_key_env] if settings.llm_api_key_env else [DEFAULT_KEY_ENV[provider]]
+    # Provider API keys, named by the config (`llm_api_key_env`) or the provider's
+    # default: secrets are read where used, never kept in the settings object.
     return next((os.environ[n] for n in names if os.environ.get(n)), None)
 
 
