@@ -137,3 +137,19 @@ def test_a_shared_or_foreign_cwd_creates_nothing(tmp_path: Path) -> None:
         assert project_root(str(cwd)) is None
         _stop(cwd, f"x-{cwd.name}", "Which option do you prefer?")
         assert list(cwd.iterdir()) == [], cwd
+
+
+def test_a_session_moving_into_a_nested_repository_keeps_one_cap(tmp_path: Path) -> None:
+    """Issue 13: a session whose `cwd` moved into a nested git repository mid-chain got
+    5 continues with cap 3 (its state split across two stores). One home store keeps
+    one state per session wherever its `cwd` is."""
+    outer = make_project(tmp_path)
+    inner = make_project(outer, "vendored")
+    replies = []
+    for i in range(6):
+        cwd = inner if i % 2 else outer
+        data = stop("s-move", cwd, f"{HEDGE} ({i})", stop_hook_active=i > 0)
+        replies.append(run_hook("claude-code", json.dumps(data).encode()).stdout)
+    assert sum(b'"block"' in r for r in replies) == 3
+    with store_of(outer) as store:
+        assert store.get_session("s-move").continues == 3

@@ -140,3 +140,24 @@ def test_an_oversized_payload_is_cut_and_judged_not_dropped(
         (rec,) = [r for r in opened.timeline("sess-big") if r.kind == "stop"]
         assert rec.decision == "deliver" and rec.text.endswith(QUESTION)
         assert "characters cut by coachloop" in rec.text and len(rec.text) < 200_000
+
+
+def test_a_hooks_judge_finishes_inside_the_hooks_budget(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Issue 13: a judge slower than the client's 25 s budget let the agent stop while
+    the store recorded "continue". On the hook path the LLM deadline (retries included)
+    is clamped under the budget; the rules decide when it passes."""
+    from coachloop.agents.client import DEFAULT_TIMEOUT
+    from coachloop.agents.projects import HOOK_JUDGE_BUDGET, opened
+
+    home = Path(os.environ["COACHLOOP_HOME"])
+    home.mkdir(parents=True, exist_ok=True)
+    (home / "config.toml").write_text(
+        'judge = "openai"\nllm_base_url = "http://127.0.0.1:9/v1"\nllm_timeout = 60\n'
+    )
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key-not-used-0123")
+    judge = opened(None).judge
+    content = getattr(judge, "content", None)
+    assert getattr(content, "timeout", None) == HOOK_JUDGE_BUDGET < DEFAULT_TIMEOUT

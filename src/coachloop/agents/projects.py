@@ -23,7 +23,7 @@ from __future__ import annotations
 import os
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from coachloop.judge import Judge
     from coachloop.supervisor import Supervisor
 
+HOOK_JUDGE_BUDGET = 20.0  # seconds of judging a hook may spend: under the client's 25 s
 MAX_CACHED = 8
 ENV_PREFIXES = ("COACHLOOP_", "ANTHROPIC_", "OPENAI_")
 
@@ -88,7 +89,11 @@ def _open(root: Path | None) -> OpenProject:
 
     settings = load_settings(root)
     sup = Supervisor.open(root, settings=settings)
-    entry = OpenProject(sup, settings, make_judge(settings))
+    # A hook's judge must finish inside the hook's budget (the client waits 25 s, an
+    # installed http hook 30 s): past it the agent stops while the store would record
+    # the judge's later decision. Its LLM deadline, retries included, is clamped.
+    budget = min(settings.llm_timeout, HOOK_JUDGE_BUDGET)
+    entry = OpenProject(sup, settings, make_judge(replace(settings, llm_timeout=budget)))
     return OpenProject(sup, settings, entry.judge, _file_id(entry))
 
 

@@ -64,6 +64,7 @@ from coachloop.store import UnknownSession
 log = logging.getLogger("coachloop.chat.handlers")
 Context = ContextTypes.DEFAULT_TYPE
 RECENT = 900.0  # seconds: a "running" session quiet for longer is not steered by default
+MAX_NAME = 256  # characters of a session id argument (ids are at most this long)
 
 
 class ChatHandlers:
@@ -141,6 +142,8 @@ class ChatHandlers:
         if not self.allow.permits(uid, cid):
             self.allow.stranger(uid, cid)
             raise ApplicationHandlerStop
+        if update.edited_message is not None or update.edited_channel_post is not None:
+            raise ApplicationHandlerStop  # an edit is not a new instruction: never acted on
 
     async def _text(self, update: Update, context: Context) -> None:
         msg = update.effective_message
@@ -321,6 +324,9 @@ class ChatHandlers:
                 return state, hit[1]
         if not name:
             await self._say(chat.id, "Name a session: an id or its first characters (/sessions).")
+            return None
+        if len(name) > MAX_NAME:
+            await self._say(chat.id, f"That is not a session id (over {MAX_NAME} characters).")
             return None
         found = self.router.find(chat.id, name)
         if len(found) != 1:

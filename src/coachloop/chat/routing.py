@@ -149,14 +149,19 @@ class Router:
         return None if src is None else (found[0], src)
 
     def sessions(self, chat_id: int) -> list[tuple[SessionState, Source]]:
-        """Sessions visible from `chat_id`, most recently active first: those bound to it
-        and those running in its project (every session when it has no project)."""
+        """Sessions visible from `chat_id` (what its /sessions, /status, /stop and
+        /continue may act on), most recently active first: those bound to it and those in
+        its project. Only the owner's chat (`delivery_chat`, where the deliveries no chat
+        claims go) sees every session: another allow-listed chat mapped to no project
+        sees only the sessions it started or was sent."""
         directory = self.config.chats.get(chat_id)
+        everything = directory is None and chat_id == self.config.delivery_chat
         bound = {b.session_id for b in self.ledger.chat_sessions(chat_id)}
         out: list[tuple[SessionState, Source]] = []
         for src in self.sources:
             for state in src.supervisor.reads.list_sessions():
-                if state.session_id in bound or directory is None or belongs(state, directory):
+                mine = directory is not None and belongs(state, directory)
+                if state.session_id in bound or everything or mine:
                     out.append((state, src))
         out.sort(key=lambda pair: pair[0].updated_at, reverse=True)
         return out

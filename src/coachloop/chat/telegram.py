@@ -39,6 +39,7 @@ from coachloop.chat.split import to_plain
 from coachloop.redaction import redact
 
 log = logging.getLogger("coachloop.chat.telegram")
+MAX_BACKOFF = 5.0  # seconds between outbox retries in an outage: a recovered API is used soon
 # python-telegram-bot 22 warns inside its own RetryAfter constructor on every 429 unless
 # durations are opted in to timedelta (its announced next default); we read timedeltas.
 os.environ.setdefault("PTB_TIMEDELTA", "true")
@@ -225,7 +226,7 @@ class Bridge:
             except InvalidToken:
                 raise
             except Exception as exc:  # an outage: keep everything pending, back off
-                delay = min(max(delay * 2, interval), 30.0)
+                delay = min(max(delay * 2, interval), MAX_BACKOFF)
                 log.warning(
                     "delivering the outbox: %s (retrying in %.1f s)", redact(str(exc)), delay
                 )

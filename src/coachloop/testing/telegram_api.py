@@ -117,6 +117,23 @@ class TelegramBotAPI(BotMethods):
             self._cond.notify_all()
             return msg
 
+    def push_edit(self, chat_id: int, message_id: int, text: str) -> dict[str, Any]:
+        """`chat_id`'s message `message_id` edited to `text`, delivered as an
+        `edited_message` update even to a poller that did not ask for edits (what a
+        client must survive if the Bot API ever sent one). Returns the edited message."""
+        from coachloop.testing.telegram_methods import FORCED
+
+        with self._cond:
+            msg = dict(self._state.messages[(chat_id, message_id)])
+            msg.update(text=text, edit_date=msg.get("date", 0) + 1)
+            msg["entities"] = wire.command_entities(text) or None
+            if msg["entities"] is None:
+                del msg["entities"]
+            update = {"update_id": next(self._update_ids), "edited_message": msg, FORCED: True}
+            self._state.updates.append(update)
+            self._cond.notify_all()
+            return msg
+
     def push_reaction(
         self,
         chat_id: int,
