@@ -40,7 +40,7 @@ def test_daemon_answers_bad_requests_with_the_empty_reply(short_dir: Path, tmp_p
             s.connect(path)
             s.sendall(request)
             s.shutdown(socket.SHUT_WR)
-            assert read_all(s) == b"0\n", request
+            assert read_all(s) == b"+0\n", request  # taken at once, then the empty reply
             s.close()
         reply = client.ask_daemon(path, "claude-code", b"\xff\xfe binary", 5)
         assert reply is not None and reply[0] == 0 and valid_reply(reply[1])

@@ -14,7 +14,7 @@ keeps it to one process per socket.
 
 Wire protocol (version 1), one request per connection:
     client -> daemon: b"coachloop-hook/1 " + agent + b"\\n" + payload, then half-close
-    daemon -> client: b"+" (taken) as soon as the request is read, then
+    daemon -> client: b"+" (taken) as soon as it accepts the connection, then
                       str(exit_code) + b"\\n" + stdout, then close
 A daemon that does not take the request within `ACK_TIMEOUT` (hung, stopped, exiting)
 or closes without a reply (killed while deciding) is bypassed: the client handles the

@@ -1,10 +1,10 @@
 """The unix-socket hook daemon: the server side of `coachloop.agents.client`'s protocol.
 
-One request per connection (see `coachloop.agents.client` for the wire format): read the
-header line and the payload until the client half-closes, answer `b"+"` (taken), call
-`handle()`, answer `b"<exit code>\\n" + stdout`, close. A request with a bad header is
-answered with the empty reply `b"0\\n"` (the agent stops); one over `MAX_REQUEST`, or
-that cannot be read, is closed unanswered: the client then handles it in-process
+One request per connection (see `coachloop.agents.client` for the wire format): answer
+`b"+"` (taken) at once, read the header line and the payload until the client
+half-closes, call `handle()`, answer `b"<exit code>\\n" + stdout`, close. A request with a
+bad header gets the empty reply `b"0\\n"` (the agent stops); one over `MAX_REQUEST`, or
+one that cannot be read, is closed unanswered: the client then handles it in-process
 (where an oversized payload is cut to head and tail, then judged).
 
 The socket file is created with mode 0600 in a directory only its owner can write to;
@@ -67,6 +67,11 @@ class _Handler(socketserver.BaseRequestHandler):
     def handle(self) -> None:
         sock: socket.socket = self.request
         sock.settimeout(READ_TIMEOUT)
+        with contextlib.suppress(OSError):
+            # taken, at once (before the payload is read): the client stops watching for a
+            # hung daemon. Should this one die before its reply, the client handles the
+            # stop in-process, where a stop already recorded gets its recorded answer.
+            sock.sendall(b"+")
         data = read_request(sock)
         if data is None:  # over `MAX_REQUEST` (or unreadable): not taken, no answer, so
             log.warning("hook request over %d bytes: left to the client", MAX_REQUEST)
@@ -76,8 +81,6 @@ class _Handler(socketserver.BaseRequestHandler):
             log.warning("unreadable hook request (%s bytes)", "?" if data is None else len(data))
             code, out = 0, b""
         else:
-            with contextlib.suppress(OSError):
-                sock.sendall(b"+")  # taken: the client stops watching for a hung daemon
             reply = self.server.activity.handle(*request)
             code, out = reply.exit_code, reply.stdout
         with contextlib.suppress(OSError):  # the client gave up: nothing to tell it
