@@ -131,3 +131,25 @@ def test_huge_hostile_input_stays_linear() -> None:
     out = redact(near * 3_000 + "x" * 100_000)
     # an unterminated private key hides what follows it, up to 20,000 characters
     assert out.endswith("x" * 50_000) and "PRIVATE KEY" not in out
+
+
+def test_log_records_are_redacted_by_the_filter() -> None:
+    import io
+    import logging
+
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.addFilter(redaction.LogFilter())
+    logger = logging.getLogger("coachloop.test.redaction")
+    logger.addHandler(handler)
+    try:
+        logger.warning("store %s failed", "redis://:s3cretPass@db:6379/0")
+        try:
+            raise RuntimeError("key sk-ant-api03-AbCdEf12_34-xyzXYZ refused")
+        except RuntimeError:
+            logger.exception("judge failed")
+    finally:
+        logger.removeHandler(handler)
+    out = stream.getvalue()
+    assert "s3cretPass" not in out and "AbCdEf12_34" not in out
+    assert out.count(REDACTED) >= 2 and "judge failed" in out and "RuntimeError" in out

@@ -70,6 +70,8 @@ def test_the_environment_is_read_once_until_a_variable_changes(
     assert load_settings().max_auto_continues == 5
     monkeypatch.setenv("COACHLOOP_HOME", str(tmp_path / "elsewhere"))
     assert home() == tmp_path / "elsewhere"
+    monkeypatch.delenv("COACHLOOP_STORE")
+    assert resolve().chosen == "default" and environment().store is None
     monkeypatch.setenv("COACHLOOP_MAX_AUTO_CONTINUES", "nine")
     with pytest.raises(ConfigError, match="COACHLOOP_MAX_AUTO_CONTINUES"):
         load_settings()

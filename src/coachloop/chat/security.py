@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from coachloop.redaction import REDACTED, redact, register
+from coachloop.redaction import REDACTED, register, scrub_record
 
 log = logging.getLogger("coachloop.chat.security")
 
@@ -53,19 +53,8 @@ class Secret:
 
 
 def _scrub(record: logging.LogRecord) -> None:
-    """Rewrite `record` in place so that no registered secret survives formatting."""
-    try:
-        message = record.getMessage()
-    except Exception:  # a broken format string: leave it to logging's own error path
-        return
-    clean = redact(message)
-    if clean != message:
-        record.msg, record.args = clean, None
-    if record.exc_info and not record.exc_text:
-        text = logging.Formatter().formatException(record.exc_info)
-        record.exc_text = redact(text)
-    elif record.exc_text:
-        record.exc_text = redact(record.exc_text)
+    """Rewrite `record` in place so that no secret survives formatting."""
+    scrub_record(record)
 
 
 class RedactingFilter(logging.Filter):

@@ -18,10 +18,12 @@ import stat
 from pathlib import Path
 
 
-def _owned(folder: Path) -> bool:
-    """True when `folder` belongs to the user (or root) and is not writable by everyone."""
+def _owned(folder: Path, *, mine: bool = False) -> bool:
+    """True when `folder` belongs to the user (or, unless `mine`, to root: `/home`, `/`)
+    and is not writable by everyone."""
     info = os.stat(folder)
-    return info.st_uid in (os.getuid(), 0) and not info.st_mode & stat.S_IWOTH
+    owners = (os.getuid(),) if mine else (os.getuid(), 0)
+    return info.st_uid in owners and not info.st_mode & stat.S_IWOTH
 
 
 MAX_PATH = 4_096  # characters of a path (PATH_MAX)
@@ -38,8 +40,8 @@ def project_root(cwd: str) -> Path | None:
         if not start.is_absolute() or not start.is_dir():
             return None
         data_dir = home()
-        if not _owned(start):
-            return None
+        if not _owned(start, mine=True):
+            return None  # `/etc`, `/usr/share`, another user's folder: not the user's project
         for folder in (start, *start.parents):
             if not _owned(folder):
                 break  # nothing above a shared or foreign directory is ours

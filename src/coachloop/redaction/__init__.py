@@ -19,6 +19,7 @@ redact(t)`. Standard library only (it runs on the hook path); nothing compiles a
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import threading
@@ -33,12 +34,14 @@ __all__ = [
     "CATALOGUE",
     "REDACTED",
     "Format",
+    "LogFilter",
     "entropy",
     "looks_secret",
     "printable",
     "redact",
     "redact_value",
     "register",
+    "scrub_record",
     "secret_field",
     "shown",
 ]
@@ -187,6 +190,29 @@ def redact_value(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [redact_value(v) for v in value]
     return value
+
+
+def scrub_record(record: logging.LogRecord) -> None:
+    """Rewrite a log record in place so that its message and traceback are redacted."""
+    try:
+        message = record.getMessage()
+    except Exception:  # a broken format string: leave it to logging's own error path
+        return
+    clean = redact(message)
+    if clean != message:
+        record.msg, record.args = clean, None
+    if record.exc_info and not record.exc_text:
+        record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+    elif record.exc_text:
+        record.exc_text = redact(record.exc_text)
+
+
+class LogFilter(logging.Filter):
+    """A handler filter that redacts every record it passes (it never drops one)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        scrub_record(record)
+        return True
 
 
 def printable(text: str) -> str:

@@ -240,5 +240,8 @@ def _log_to_file() -> None:
     handler.setFormatter(
         logging.Formatter("%(asctime)s hookd[%(process)d] %(levelname)s %(message)s")
     )
+    from coachloop.redaction import LogFilter
+
+    handler.addFilter(LogFilter())  # an error may quote a URL's password or a key
     log.addHandler(handler)
     log.setLevel(logging.INFO)
