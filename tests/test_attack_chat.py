@@ -71,3 +71,16 @@ def test_an_oversized_argument_is_answered_and_edits_are_ignored(
         assert wait(lambda: len(_answers(api, CHAT)) == 4)
     assert sup.reads.get_session("sess-edit-1").status != "done"
     assert not any("marked done" in a or "stops at" in a for a in _answers(api, CHAT))
+
+
+def test_an_admin_chat_is_explicit_configuration(
+    api: TelegramBotAPI, project: Path, sup: Supervisor
+) -> None:
+    stop(sup, "sess-owner-2", "Owner: which host?", project)
+    cfg = config(
+        api, {CHAT: project}, allowed=frozenset({CHAT, OTHER}), admin_chats=frozenset({OTHER})
+    )
+    with Running(Bridge(cfg, RecordingAgent())):
+        assert wait(lambda: pending(sup) == 0)
+        api.push_text(OTHER, "/sessions")
+        assert wait(lambda: any("sess-own" in a for a in _answers(api, OTHER)))

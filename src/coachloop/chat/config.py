@@ -9,6 +9,8 @@
     [telegram]
     allowed = [123456789, -1001234567890]
     default_chat = 123456789         # deliveries no chat claims (default: the first chat)
+    admin_chats = [123456789]        # chats that see and steer every session (default: none
+                                     # but the delivery chat, when it has no project)
     min_interval = 1.0               # seconds between two messages to one chat
     max_parts = 4                    # longer deliveries are sent as a document
     poll_timeout = 10.0              # getUpdates long-poll seconds
@@ -53,6 +55,7 @@ class BridgeConfig:
     api_url: str = DEFAULT_API_URL
     chats: dict[int, Path] = field(default_factory=dict)
     default_chat: int | None = None
+    admin_chats: frozenset[int] = frozenset()
     min_interval: float = 1.0
     max_parts: int = 4
     poll_timeout: float = 10.0
@@ -179,6 +182,7 @@ def load_config(env: dict[str, str] | None = None, path: Path | None = None) -> 
         api_url=given.telegram_api_url or str(table.get("api_url", DEFAULT_API_URL)),
         chats=chats,
         default_chat=None if default is None else min(parse_ids([default], str(source))),
+        admin_chats=parse_ids(table.get("admin_chats", []), f"{source} admin_chats"),
         min_interval=_number(table, "min_interval", 1.0, str(source)),
         max_parts=int(_number(table, "max_parts", 4, str(source))) or 1,
         poll_timeout=_number(table, "poll_timeout", 10.0, str(source)),

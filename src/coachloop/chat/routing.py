@@ -153,9 +153,11 @@ class Router:
         /continue may act on), most recently active first: those bound to it and those in
         its project. Only the owner's chat (`delivery_chat`, where the deliveries no chat
         claims go) sees every session: another allow-listed chat mapped to no project
-        sees only the sessions it started or was sent."""
+        sees only the sessions it started or was sent. `admin_chats` (explicit
+        configuration) see every session."""
         directory = self.config.chats.get(chat_id)
-        everything = directory is None and chat_id == self.config.delivery_chat
+        owner = directory is None and chat_id == self.config.delivery_chat
+        everything = owner or chat_id in self.config.admin_chats
         bound = {b.session_id for b in self.ledger.chat_sessions(chat_id)}
         out: list[tuple[SessionState, Source]] = []
         for src in self.sources:
