@@ -137,3 +137,28 @@ def test_cli_breakdown_by_agent(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "rows.jsonl by agent" in result.output
     assert "claude code" in result.output and "cursor" in result.output
+
+
+def _signals_of(text: str) -> set[str]:
+    from coachloop.judge.rules.classify import classify
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+    from coachloop.judge.rules.vector import signals
+
+    f = Features(Message(text))
+    return signals(f, JudgeInput(text=text), classify(f, None, None))
+
+
+def test_a_predicted_outcome_is_a_named_signal_and_explains_a_verdict() -> None:
+    hedged = _signals_of("I've fixed the export script. The folder should now be named correctly.")
+    assert {"predicts", "claim_predicts", "predicts_unproven"} <= hedged
+    chinese = _signals_of("我已经修改了配置文件。这样修改后应该就能正常访问了。")
+    assert "predicts" in chinese
+    shown = _signals_of("Done: 12 passed in 0.4s. From now on the cache is cleared on start.")
+    assert "predicts" in shown and "predicts_unproven" not in shown
+    assert "predicts" not in _signals_of("Running the test suite now, then the linter.")
+    scorer = default_scorer()
+    assert scorer.weights["predicts_unproven"] > 0  # learned: it leans toward continue
+    assert "it predicts the outcome of a claim it does not back" in scorer.explain(
+        hedged, toward_continue=True, limit=len(hedged)
+    )

@@ -1,12 +1,13 @@
 """The offline judge decides exactly as it did before it was made faster.
 
 `tests/data/judge_fingerprints.jsonl` holds, for every row of the project's labelled
-sets, the fingerprint of the verdict the judge of commit e986ed5 gave (re-recorded after
-the grounding stage added `Evidence.recorded` to every verdict: only the digest moved) (type, route,
-confidence, reason, problems, evidence counts, the sure-deliver flag, and a digest over
-the full verdict and the trainer's signal names; see `coachloop.bench.fingerprint` and
-`benchmarks/judge_equivalence.py`). Changing what the judge decides means re-recording
-this file on purpose, in the same commit that explains why.
+sets, the fingerprint of the verdict the judge gave (recorded with commit e986ed5;
+re-recorded when grounding added `Evidence.recorded`, only the digest moved; re-recorded
+for issue 10's `predicts` signals and retrained weights, which moved verdicts on purpose)
+(type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
+digest over the full verdict and the trainer's signal names; see
+`coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the
+judge decides means re-recording this file on purpose, in the same commit that explains why.
 """
 
 from __future__ import annotations

@@ -16,6 +16,8 @@ from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
+from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
+from coachloop.judge.rules.specifics import specific_signals
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -161,6 +163,7 @@ DESCRIPTIONS: dict[str, str] = {
     "checkmarks": "it lists checkmarks",
     "cjk": "it is written in Chinese, Japanese or Korean",
     "truncated": "it stops mid-sentence",
+    **_SPECIFIC,
 }
 
 
@@ -266,6 +269,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     )
     size = len(msg.prose)
     on.add("short" if size < 80 else "medium" if size < 600 else "long" if size < 2500 else "huge")
+    on |= specific_signals(f, on, words)
     return on
 
 
