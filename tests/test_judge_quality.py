@@ -58,3 +58,14 @@ def test_blind2_floors() -> None:
     assert r.n == 260
     assert r.false_suppression is not None and r.false_suppression <= 0.11
     assert r.route_accuracy is not None and r.route_accuracy >= 0.86
+
+
+def test_blind3_floors() -> None:
+    # Scored once before (0.875 / 0.028 / rejection recall 0.721) and once after (0.892 /
+    # 0.021 / 0.791) issue 10's `predicts` signals, never read in between
+    # (tests/data/README.md). A regression guard, not a target to tune on.
+    r = run_file(DATA / "blind3.jsonl", make_judge())
+    assert r.n == 240
+    assert r.false_suppression is not None and r.false_suppression <= 0.03
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.88
+    assert r.rejection_recall is not None and r.rejection_recall >= 0.77
