@@ -155,7 +155,7 @@ DONE: Lexicon = {
         r"(?:ready|done|documented|in place)\b",
         r"\b(?:finished|completed?)\b(?! (?:so far|yet))",
         r"(?<!\bnot )\bdone\b(?! so far)",
-        r"^\s*(?:(?:[-*•]|\d+[.)])\s*)?(?:\W{0,4})(?:\[?/[\w-]+\]?:?\s+)?(?:added|fixed|implemented|created|updated|ported|replaced|extracted|"
+        r"^\s*(?!\s)(?:(?:[-*•]|\d+[.)])\s*(?!\s))?(?:\W{0,4})(?:\[?/[\w-]+\]?:?\s+)?(?:added|fixed|implemented|created|updated|ported|replaced|extracted|"
         r"cleaned up|upgraded|retrained|dropped|rolled (?:out|back)|released|parameteri[sz]ed|"
         r"migrated|refactored|wrote|built|removed|moved|renamed|raised|bumped|enabled|"
         r"disabled|hotfix applied|applied|merged|deployed|pushed|committed|opened|shipped|"
