@@ -28,14 +28,21 @@ _SCREEN_MAX = 16  # literals in a screen; beyond, looking for them costs too muc
 
 class Piece:
     """One alternative: its source as compiled (groups padded so that their numbers stay
-    those of the whole pattern), its shape, and the compiled pattern once needed."""
+    those of the whole pattern), its shape, and the compiled pattern once needed.
 
-    __slots__ = ("compiled", "rx", "shape")
+    `bare` is the source without the padding (None when there is none): it matches at
+    the same places with the same spans, and `re` searches it much faster (a pattern
+    that opens with the padding loses the search's prefix and charset shortcuts), so
+    it finds where a match is and the padded pattern only builds the match there."""
 
-    def __init__(self, compiled: str, shape: Shape) -> None:
+    __slots__ = ("bare", "bare_rx", "compiled", "rx", "shape")
+
+    def __init__(self, compiled: str, shape: Shape, bare: str | None = None) -> None:
         self.compiled = compiled
         self.shape = shape
         self.rx: re.Pattern[str] | None = None
+        self.bare = bare
+        self.bare_rx: re.Pattern[str] | None = None
 
 
 class Plan:
@@ -66,8 +73,8 @@ class Plan:
         self.gated: list[tuple[int, Gates]] = []
         self.always: list[int] = []
 
-    def add(self, compiled: str, shape: Shape) -> None:
-        self.pieces.append(Piece(compiled, shape))
+    def add(self, compiled: str, shape: Shape, bare: str | None = None) -> None:
+        self.pieces.append(Piece(compiled, shape, bare))
 
 
 def is_open(gates: Gates, view: str) -> bool:

@@ -123,11 +123,11 @@ class Scanner:
             return None
         plan, offset = Plan([], total), 0
         for i, (source, shape) in enumerate(zip(sources, known, strict=True)):
-            compiled = source
+            compiled, bare = source, None
             if total and len(sources) > 1:
                 after = total - offset - shape.groups
-                compiled = f"{pad(offset)}(?:{source}){pad(after)}"
-            plan.add(compiled, shape)
+                compiled, bare = f"{pad(offset)}(?:{source}){pad(after)}", source
+            plan.add(compiled, shape, bare)
             offset += shape.groups
             place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
@@ -148,6 +148,24 @@ class Scanner:
         if piece.rx is None:
             piece.rx = re.compile(piece.compiled, self.flags)
         return piece.rx
+
+    def _bare(self, plan: Plan, i: int) -> re.Pattern[str]:
+        """Piece `i` without its group padding: same places and spans, other group
+        numbers (for yes/no answers and for finding where a match starts)."""
+        piece = plan.pieces[i]
+        if piece.bare is None:
+            return self._rx(plan, i)
+        if piece.bare_rx is None:
+            piece.bare_rx = re.compile(piece.bare, self.flags)
+        return piece.bare_rx
+
+    def _search_from(self, plan: Plan, i: int, text: str, pos: int) -> re.Match[str] | None:
+        """`re.search` of piece `i` from `pos`: found unpadded, then matched padded at
+        the same start (the same match, with the whole pattern's group numbers)."""
+        found = self._bare(plan, i).search(text, pos)
+        if found is None or plan.pieces[i].bare is None:
+            return found
+        return self._rx(plan, i).match(text, found.start())
 
     def _anchored(
         self, plan: Plan, view: str, hint: index.Words | None
@@ -209,17 +227,17 @@ class Scanner:
                 at = find(anchor)
                 if at == -1:
                     continue
-                match = self._rx(plan, i).match
+                match = self._bare(plan, i).match
                 while at != -1:
                     if match(text, at):
                         return True
                     at = find(anchor, at + 1)
             else:
-                match = self._rx(plan, i).match
+                match = self._bare(plan, i).match
                 for at in self._positions(anchor, view):
                     if match(text, at):
                         return True
-        return any(self._rx(plan, i).search(text) for i in self._scanned(plan, view))
+        return any(self._bare(plan, i).search(text) for i in self._scanned(plan, view))
 
     def finditer(self, text: str, words: index.Words | None = None) -> Iterator[re.Match[str]]:
         """The matches of `re.finditer`, in order, with the same spans and groups."""
@@ -250,7 +268,7 @@ class Scanner:
                     if i in queues:
                         m = self._next_at(plan, i, queues[i], text, pos)
                     else:
-                        m = self._rx(plan, i).search(text, pos)
+                        m = self._search_from(plan, i, text, pos)
                     if m is None:
                         live.remove(i)
                         continue
