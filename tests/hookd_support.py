@@ -21,9 +21,10 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -331,3 +332,22 @@ def serve_processes(socket_path: str) -> list[int]:
         if b"serve" in argv and socket_path.encode() in argv and state != "Z":
             pids.append(int(entry.name))
     return pids
+
+
+def fake_daemon(path: str, respond: Callable[[socket.socket], None]) -> threading.Thread:
+    """A one-connection daemon on the unix socket `path` that we control: it accepts one
+    connection and hands it to `respond` (on a thread, returned started)."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(path)
+    listener.listen(8)
+    listener.settimeout(20)
+
+    def serve() -> None:
+        with listener:
+            conn, _ = listener.accept()
+            with conn:
+                respond(conn)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    return thread

@@ -21,7 +21,7 @@ import pytest
 from coachloop.agents.client import MAGIC
 from coachloop.agents.hook import handle
 from coachloop.store import open_store
-from hookd_support import HEDGED, QUESTION, hook_env, run_hook, stop
+from hookd_support import HEDGED, QUESTION, fake_daemon, hook_env, run_hook, stop
 from hookd_support import project_fixture as project  # noqa: F401 - a fixture
 from hookd_support import short_dir_fixture as short_dir  # noqa: F401 - a fixture
 
@@ -29,26 +29,17 @@ from hookd_support import short_dir_fixture as short_dir  # noqa: F401 - a fixtu
 def _dies_after_deciding(path: str) -> threading.Thread:
     """A daemon that takes the request, decides and records it (the real `handle`), and
     is killed before it replies: the connection closes with no answer."""
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(8)
-    listener.settimeout(20)
 
-    def serve() -> None:
-        with listener:
-            conn, _ = listener.accept()
-            with conn:
-                data = b""
-                while chunk := conn.recv(65536):
-                    data += chunk
-                conn.sendall(b"+")
-                head, _, payload = data[len(MAGIC) :].partition(b"\n")
-                handle(head.decode(), payload)  # decided and committed ...
-                # ... and the process dies here: no reply
+    def respond(conn: socket.socket) -> None:
+        data = b""
+        while chunk := conn.recv(65536):
+            data += chunk
+        conn.sendall(b"+")
+        head, _, payload = data[len(MAGIC) :].partition(b"\n")
+        handle(head.decode(), payload)  # decided and committed ...
+        # ... and the process dies here: no reply
 
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    return thread
+    return fake_daemon(path, respond)
 
 
 @pytest.mark.parametrize(("text", "kind"), [(HEDGED, "continue"), (QUESTION, "deliver")])

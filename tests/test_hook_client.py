@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -29,6 +29,7 @@ from hookd_support import (
     HEDGED,
     blocks,
     conversation,
+    fake_daemon,
     health,
     hook_env,
     project_fixture,  # noqa: F401 - a fixture
@@ -129,23 +130,6 @@ def test_daemon_off_runs_in_process_only(tmp_path: Path, project: str) -> None:
 
 
 # --- failing open against a broken daemon (a raw socket we control) ----------------------
-
-
-def fake_daemon(path: str, respond: Callable[[socket.socket], None]) -> threading.Thread:
-    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
-    listener.listen(8)
-    listener.settimeout(20)
-
-    def serve() -> None:
-        with listener:
-            conn, _ = listener.accept()
-            with conn:
-                respond(conn)
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    return thread
 
 
 @pytest.mark.parametrize(
