@@ -3,8 +3,8 @@
 WAL journal, `synchronous=NORMAL` (a committed transaction survives the writer being
 killed), a busy timeout so concurrent processes queue instead of failing, and one
 `BEGIN IMMEDIATE` transaction per event: the session row is read and written under the
-database's write lock, so 32 processes stopping at once serialise cleanly. A file that is
-not a SQLite database is refused with a `StoreError` naming it and is never written to.
+database's write lock, so 32 processes stopping at once serialise cleanly. Opening the file
+(refusing one that is not a SQLite database, WAL, migrations) is `sqlite_file`'s part.
 """
 
 from __future__ import annotations
@@ -18,62 +18,10 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from coachloop.config.private import in_private, private_file
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
-from coachloop.store.migrations import MIGRATIONS
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
-
-SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def _check_file(path: Path) -> None:
-    """Refuse a path that exists but is not a SQLite database, before writing to it.
-
-    The header is read through a read-only SQLite connection, never with `open()`:
-    closing a plain file handle drops every POSIX lock this process holds on the file,
-    including those of SQLite connections already open to it (SQLite's own VFS shares
-    locks between its connections, so a second connection is safe).
-    """
-    if path.is_dir():
-        raise StoreError(f"store path {path} is a directory, not a SQLite database file")
-    try:
-        if path.stat().st_size == 0:
-            return
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
-    try:
-        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
-    except sqlite3.Error as exc:
-        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
-    try:
-        probe.execute("PRAGMA schema_version").fetchone()
-    except sqlite3.DatabaseError as exc:
-        if "not a database" in str(exc) or "malformed" in str(exc):
-            raise StoreError(
-                f"store path {path} is not a SQLite database; refusing to touch it"
-            ) from exc
-        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
-    finally:
-        probe.close()
-
-
-def _statements(sql: str) -> list[str]:
-    return [s.strip() for s in sql.split(";") if s.strip()]
-
-
-def _ignore_in_git(folder: Path) -> None:
-    """Keep a project's `.coachloop/` (agent messages, sessions) out of its commits."""
-    if folder.name != ".coachloop":
-        return
-    marker = folder / ".gitignore"
-    try:
-        if not marker.exists():
-            marker.write_text("# written by coachloop: local state, never committed\n*\n")
-    except OSError:
-        pass  # a read-only folder still works as a store
+from coachloop.store.sqlite_file import open_database
 
 
 class SQLiteStore(Store):
@@ -83,72 +31,8 @@ class SQLiteStore(Store):
     def __init__(self, path: Path | str, *, timeout: float = 30.0) -> None:
         self.path = Path(path).expanduser()
         self.location = str(self.path)
-        _check_file(self.path)
-        try:
-            private_file(in_private(self.path))  # SQLite's -wal/-shm files take its mode
-            for extra in ("-wal", "-shm"):
-                if (side := Path(f"{self.path}{extra}")).exists():
-                    private_file(side)
-        except OSError as exc:
-            raise StoreError(f"cannot create the store directory for {self.path}: {exc}") from exc
-        _ignore_in_git(self.path.parent)
         self._lock = threading.RLock()
-        try:
-            self._db = sqlite3.connect(
-                str(self.path), timeout=timeout, isolation_level=None, check_same_thread=False
-            )
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open store {self.path}: {exc}") from exc
-        try:
-            self._db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
-            self._wal()
-            self._db.execute("PRAGMA synchronous = NORMAL")
-            self._migrate()
-        except sqlite3.DatabaseError as exc:
-            self._db.close()
-            raise StoreError(
-                f"store {self.path} is not a usable coachloop database: {exc}"
-            ) from exc
-        except StoreError:
-            self._db.close()
-            raise
-
-    def _wal(self) -> None:
-        for attempt in range(50):
-            try:
-                self._db.execute("PRAGMA journal_mode = WAL").fetchone()
-                return
-            except sqlite3.OperationalError as exc:
-                if "locked" not in str(exc) or attempt == 49:
-                    raise
-                time.sleep(0.05)
-
-    def _migrate(self) -> None:
-        known = [name for name, _ in MIGRATIONS]
-        try:
-            applied = {r[0] for r in self._db.execute("SELECT name FROM migrations")}
-            if applied == set(known):
-                return
-        except sqlite3.OperationalError:
-            pass  # no migrations table yet
-        with self._tx() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS migrations"
-                " (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
-            )
-            applied = {r[0] for r in db.execute("SELECT name FROM migrations")}
-            newer = sorted(applied - set(known))
-            if newer:
-                raise StoreError(
-                    f"store {self.path} has migrations this coachloop does not know "
-                    f"({', '.join(newer)}): it was written by a newer version"
-                )
-            for name, sql in MIGRATIONS:
-                if name in applied:
-                    continue
-                for stmt in _statements(sql):
-                    db.execute(stmt)
-                db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+        self._db = open_database(self.path, timeout)
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:

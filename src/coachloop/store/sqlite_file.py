@@ -1,0 +1,142 @@
+"""Opening a SQLite store's file: refuse what is not a SQLite database (never written
+to), keep it private and out of git, WAL journal, `synchronous=NORMAL`, a busy timeout,
+and the schema brought up to date by the named migrations (`store.migrations`)."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from pathlib import Path
+
+from coachloop.config.private import in_private, private_file
+from coachloop.store.base import StoreError
+from coachloop.store.migrations import MIGRATIONS
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_file(path: Path) -> None:
+    """Refuse a path that exists but is not a SQLite database, before writing to it.
+
+    The header is read through a read-only SQLite connection, never with `open()`:
+    closing a plain file handle drops every POSIX lock this process holds on the file,
+    including those of SQLite connections already open to it (SQLite's own VFS shares
+    locks between its connections, so a second connection is safe).
+    """
+    if path.is_dir():
+        raise StoreError(f"store path {path} is a directory, not a SQLite database file")
+    try:
+        if path.stat().st_size == 0:
+            return
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    try:
+        probe = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error as exc:
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    try:
+        probe.execute("PRAGMA schema_version").fetchone()
+    except sqlite3.DatabaseError as exc:
+        if "not a database" in str(exc) or "malformed" in str(exc):
+            raise StoreError(
+                f"store path {path} is not a SQLite database; refusing to touch it"
+            ) from exc
+        raise StoreError(f"store path {path} cannot be read: {exc}") from exc
+    finally:
+        probe.close()
+
+
+def _statements(sql: str) -> list[str]:
+    return [s.strip() for s in sql.split(";") if s.strip()]
+
+
+def _ignore_in_git(folder: Path) -> None:
+    """Keep a project's `.coachloop/` (agent messages, sessions) out of its commits."""
+    if folder.name != ".coachloop":
+        return
+    marker = folder / ".gitignore"
+    try:
+        if not marker.exists():
+            marker.write_text("# written by coachloop: local state, never committed\n*\n")
+    except OSError:
+        pass  # a read-only folder still works as a store
+
+
+def open_database(path: Path, timeout: float) -> sqlite3.Connection:
+    """A connection (autocommit, usable from any thread) to the store file at `path`,
+    created private when missing and migrated; `StoreError` names what is wrong."""
+    _check_file(path)
+    try:
+        private_file(in_private(path))  # SQLite's -wal/-shm files take its mode
+        for extra in ("-wal", "-shm"):
+            if (side := Path(f"{path}{extra}")).exists():
+                private_file(side)
+    except OSError as exc:
+        raise StoreError(f"cannot create the store directory for {path}: {exc}") from exc
+    _ignore_in_git(path.parent)
+    try:
+        db = sqlite3.connect(
+            str(path), timeout=timeout, isolation_level=None, check_same_thread=False
+        )
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open store {path}: {exc}") from exc
+    try:
+        db.execute(f"PRAGMA busy_timeout = {int(timeout * 1000)}")
+        _wal(db)
+        db.execute("PRAGMA synchronous = NORMAL")
+        _migrate(db, path)
+    except sqlite3.DatabaseError as exc:
+        db.close()
+        raise StoreError(f"store {path} is not a usable coachloop database: {exc}") from exc
+    except StoreError:
+        db.close()
+        raise
+    return db
+
+
+def _wal(db: sqlite3.Connection) -> None:
+    for attempt in range(50):
+        try:
+            db.execute("PRAGMA journal_mode = WAL").fetchone()
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                raise
+            time.sleep(0.05)
+
+
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Apply the migrations `db` lacks, in one `BEGIN IMMEDIATE` transaction (other
+    processes opening the same file wait); refuse a database a newer coachloop wrote."""
+    known = [name for name, _ in MIGRATIONS]
+    try:
+        applied = {r[0] for r in db.execute("SELECT name FROM migrations")}
+        if applied == set(known):
+            return
+    except sqlite3.OperationalError:
+        pass  # no migrations table yet
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS migrations"
+            " (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)"
+        )
+        applied = {r[0] for r in db.execute("SELECT name FROM migrations")}
+        newer = sorted(applied - set(known))
+        if newer:
+            raise StoreError(
+                f"store {path} has migrations this coachloop does not know "
+                f"({', '.join(newer)}): it was written by a newer version"
+            )
+        for name, sql in MIGRATIONS:
+            if name in applied:
+                continue
+            for stmt in _statements(sql):
+                db.execute(stmt)
+            db.execute("INSERT INTO migrations VALUES (?, ?)", (name, time.time()))
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
