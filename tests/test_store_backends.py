@@ -13,7 +13,8 @@ from coachloop.core.session import SessionState
 from coachloop.core.verdict import Verdict
 from coachloop.store import StoreError, default_path, open_store
 from coachloop.store.migrations import MIGRATIONS
-from coachloop.store.redis_store import RedisStore, project_token
+from coachloop.store.redis_keys import project_token
+from coachloop.store.redis_store import RedisStore
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor.writes import record_stop
 from hook_support import trust_project

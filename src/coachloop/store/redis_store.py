@@ -1,17 +1,6 @@
 """The Redis store: many agents on many machines sharing one supervisor state.
 
-Keys (`P` is the prefix, "coachloop" by default; `proj` a readable token of the project
-path; `sid` the session id with unsafe characters escaped):
-
-    P:{proj}:{sid}:state    hash  state (JSON), ver (optimistic version)
-    P:{proj}:{sid}:events   list  timeline records (JSON with their id)
-    P:sessions              hash  sid -> proj (finds a session by id alone)
-    P:seq:event, P:seq:outbox     atomic counters (INCR) for record and outbox ids
-    P:outbox                hash  id -> entry JSON;  P:outbox:pending  zset of unsent ids
-    P:outbox:sent           hash  id -> sent time;   P:meta:{name}     periodic-job claims
-    P:sessions:active       zset  sid scored by updated_at (paging newest first)
-    P:{proj}:{sid}:life     zset  lifecycle records scored by event id
-    P:life:saved            zset  "life key<TAB>event id" scored by saved time (retention)
+Keys and the commit script: `redis_keys`.
 
 Concurrency: a transaction reads the state and its version, runs the pure function, then
 commits with one Lua script that checks the version is unchanged and, atomically, writes
@@ -27,63 +16,22 @@ sessions without end; an unbounded map grew by one entry per session).
 
 from __future__ import annotations
 
-import hashlib
 import json
 import random
-import re
 import time
 from dataclasses import replace
-from pathlib import PurePath
 from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
+from coachloop.store.redis_keys import COMMIT, escape, project_token
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500
 
 PROJECT_CACHE = 4096
 ACTIVE_BATCH = 500
-
-# KEYS: state, events, index, seq:event, outbox, outbox:pending, seq:outbox, active
-# ARGV: expected ver, state json, sid, proj, updated_at, n events, events..., outbox...
-_COMMIT = """
-local home = redis.call('HGET', KEYS[3], ARGV[3])
-if home and home ~= ARGV[4] then return -1 end
-local ver = redis.call('HGET', KEYS[1], 'ver') or '0'
-if ver ~= ARGV[1] then return false end
-redis.call('HSET', KEYS[1], 'state', ARGV[2], 'ver', tostring(tonumber(ver) + 1))
-if not home then redis.call('HSET', KEYS[3], ARGV[3], ARGV[4]) end
-redis.call('ZADD', KEYS[8], ARGV[5], ARGV[3])
-local n = tonumber(ARGV[6])
-local ids = {}
-for i = 1, n do
-  local id = redis.call('INCR', KEYS[4])
-  redis.call('RPUSH', KEYS[2], '{"id":' .. id .. ',' .. string.sub(ARGV[6 + i], 2))
-  ids[i] = id
-end
-local first = ids[1] or 0
-for j = 7 + n, #ARGV do
-  local oid = redis.call('INCR', KEYS[7])
-  local body = '{"id":' .. oid .. ',"event_id":' .. first .. ',' .. string.sub(ARGV[j], 2)
-  redis.call('HSET', KEYS[5], oid, body)
-  redis.call('ZADD', KEYS[6], oid, oid)
-end
-return ids
-"""
-
-
-def _escape(part: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._@+-]", lambda m: f"%{ord(m.group()):02X}", part)
-
-
-def project_token(project: str) -> str:
-    """A short, readable, stable key part for a project path ("_" when there is none)."""
-    if not project:
-        return "_"
-    name = _escape(PurePath(project).name or "root")[:40]
-    return f"{name}-{hashlib.sha1(project.encode()).hexdigest()[:8]}"
 
 
 class RedisStore(Store):
@@ -108,7 +56,7 @@ class RedisStore(Store):
             self._r.ping()
         except redis.RedisError as exc:
             raise StoreError(f"cannot reach Redis at {url}: {exc}") from exc
-        self._commit = self._r.register_script(_COMMIT)
+        self._commit = self._r.register_script(COMMIT)
         self._projects: dict[str, str] = {}
         self._active_ok = False
 
@@ -116,7 +64,7 @@ class RedisStore(Store):
         return ":".join((self.prefix, *parts))
 
     def _skeys(self, proj: str, sid: str) -> tuple[str, str]:
-        base = self._k(proj, _escape(sid))
+        base = self._k(proj, escape(sid))
         return base + ":state", base + ":events"
 
     def _proj(self, session_id: str, hint: str | None = None) -> str | None:
