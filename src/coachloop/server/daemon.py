@@ -96,8 +96,6 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
                     print(f"coachloop serve: cannot listen on {path}: {exc}", file=out)
                     return 1
                 servers.append(sock_server)
-                with contextlib.suppress(OSError):
-                    os.unlink(path + ".spawn")  # a spawn may be tried again from now on
         if options.http:
             try:
                 servers.append(
@@ -148,6 +146,11 @@ def run(options: ServeOptions, out: TextIO | None = None) -> int:
             server.server_close()
         activity.wait_drained(DRAIN_TIMEOUT)
         if lock_fd is not None and options.socket_path:
+            # The spawn stamp stands for this daemon's whole life, not just its start: a
+            # hook that found the socket not yet listening must not start a second one.
+            # Removed here, a hook may start the next daemon at once.
+            with contextlib.suppress(OSError):
+                os.unlink(options.socket_path + ".spawn")
             release_lock(options.socket_path + ".lock", lock_fd)
 
 
