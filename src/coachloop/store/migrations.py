@@ -110,4 +110,15 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE lifecycle ADD COLUMN state TEXT
         """,
     ),
+    # Every index a stop writes costs pages in its commit (the WAL and the checkpoints
+    # grow with them). These three are the leading columns of wider ones that serve the
+    # same queries: sessions_project_activity, sessions_activity, outbox_pending.
+    (
+        "0009_fewer_indexes_per_stop",
+        """
+        DROP INDEX IF EXISTS sessions_project;
+        DROP INDEX IF EXISTS sessions_updated;
+        DROP INDEX IF EXISTS outbox_sent
+        """,
+    ),
 )
