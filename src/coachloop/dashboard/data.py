@@ -45,6 +45,7 @@ from coachloop.dashboard.views import (
 from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
 from coachloop.store.records import Life
+from coachloop.store.sqlite import LIFE_NEWEST, LIFE_OF_EVENT
 
 BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
 _LAST_STOP = (
@@ -167,12 +168,8 @@ class SQLiteData:
                 0
             ]
         )
-        lives = db.execute(
-            "SELECT label, saved_at, event_id FROM lifecycle WHERE session_id = ?"
-            " ORDER BY id DESC LIMIT ?",
-            (session_id, SNAPSHOTS_SHOWN),
-        ).fetchall()
-        names = [record_name(Life(lb, b"", at, eid)) for lb, at, eid in reversed(lives)]
+        lives = db.execute(LIFE_NEWEST, (session_id, SNAPSHOTS_SHOWN)).fetchall()
+        names = [record_name(Life(r[0], b"", r[2], r[3])) for r in reversed(lives)]
         return header(rows[0], state, self.redact, names)
 
     def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
@@ -184,11 +181,7 @@ class SQLiteData:
             if db is None:
                 return None
             eid = int(parts[1])
-            rows = db.execute(
-                "SELECT label, body, saved_at, state FROM lifecycle"
-                " WHERE session_id = ? AND event_id = ?",
-                (session_id, eid),
-            ).fetchall()
+            rows = db.execute(LIFE_OF_EVENT, (session_id, eid)).fetchall()
             event = db.execute(
                 "SELECT data FROM events WHERE id = ? AND session_id = ?", (eid, session_id)
             ).fetchone()
