@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from coachloop.scan import folding, index
-from coachloop.scan.shape import START, WORD, Shape
+from coachloop.scan.shape import START, WORD, Shape, shortest
 
 __all__ = ["Gates", "Piece", "Plan", "is_open", "pad", "place", "screen"]
 
@@ -162,4 +162,4 @@ def screen(shapes: list[Shape], fold: bool) -> tuple[str, ...]:
         found.update(literals)
         if len(found) > _SCREEN_MAX:
             return ()
-    return tuple(sorted(found, key=len))
+    return shortest(found)
