@@ -6,6 +6,8 @@ time, since shapes come precomputed from the table.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 __all__ = ["ANYWHERE", "LINE", "START", "WORD", "Needs", "Shape", "shortest", "split_alternatives"]
 
 # Where a match can start: anywhere, at a word boundary (`\b`), at a line start (`^`),
@@ -73,7 +75,7 @@ def split_alternatives(source: str) -> list[str]:
     return parts
 
 
-def shortest(literals: tuple[str, ...] | set[str]) -> tuple[str, ...]:
+def shortest(literals: Iterable[str]) -> tuple[str, ...]:
     """The literals that hold no other one, shortest first: a text holds one of them
     exactly when it holds one of `literals` (a text with "fail" holds "failed" or not,
     either way the set is answered), so a gate or a screen looks for fewer."""
