@@ -55,6 +55,7 @@ class Plan:
         "gated",
         "groups",
         "keys",
+        "line_pieces",
         "lines",
         "pieces",
         "starts",
@@ -69,6 +70,7 @@ class Plan:
         self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
         self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
         self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost
+        self.line_pieces: frozenset[int] = frozenset()  # the pieces in `lines`
         self.starts: list[int] = []
         self.gated: list[tuple[int, Gates]] = []
         self.always: list[int] = []
