@@ -263,3 +263,15 @@ def test_sqlite_stop_records_live_in_their_events_rows_beside_older_ones(tmp_pat
         assert [e.text for e in sup.reads.timeline("s1")] == ["old", "Which DB?"]
     finally:
         sup.close()
+
+
+def test_sqlite_a_state_another_process_changed_is_read_again(tmp_path: Path) -> None:
+    """The parsed state a store keeps is only used while the stored JSON is the same."""
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as mine, SQLiteStore(path) as other:
+        record_stop(mine, StopEvent("s1", text="working"), STATUS)
+        assert mine.get_session("s1").continues == 1
+        record_stop(other, StopEvent("s1", text="still working"), STATUS)
+        assert mine.get_session("s1").continues == 2
+        record_stop(mine, StopEvent("s1", text="and more"), STATUS)  # reads other's write
+        assert other.get_session("s1").continues == 3 and mine.get_session("s1").stops == 3

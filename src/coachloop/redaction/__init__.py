@@ -19,6 +19,7 @@ redact(t)`. Standard library only (it runs on the hook path); nothing compiles a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
@@ -161,10 +162,9 @@ def redact(text: str) -> str:
     if len(text) <= CLEAN_CHARS:
         _CLEAN[text] = generation
         if len(_CLEAN) > CLEAN_TEXTS:
-            try:  # the oldest goes (another thread may have taken it already)
+            # the oldest goes (another thread may have taken it already)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
                 del _CLEAN[next(iter(_CLEAN))]
-            except (KeyError, RuntimeError, StopIteration):
-                pass
     return text
 
 
