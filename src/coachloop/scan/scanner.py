@@ -214,30 +214,67 @@ class Scanner:
         """True when the pattern matches somewhere in `text` (`re.search` is not None).
 
         `words`: words that cover the text's (`index.words_of_part`), saving a scanner
-        with a word index from reading the words of `text` itself."""
+        with a word index from reading the words of `text` itself. The places are those
+        `_anchored` gives, tried here inline: a yes/no answer needs no order."""
         plan = self._plan if self._built else self._ready()
-        view = text if not self._fold else self._view(text)
+        view = text if not self._fold else folding.folded(text)
         if view is not None and self._screen and not _holds_any(view, self._screen):
             return False
         if plan is None or view is None:
             return self.pattern.search(text) is not None
+        if plan.keys:
+            have, both = words or index.words(view)
+            keyed = plan.words
+            for key in both & plan.keys:
+                for i, anchor, whole, begun in keyed[key]:
+                    if (
+                        whole <= have
+                        and begun <= both
+                        and self._at_literal(plan, i, anchor, view, text)
+                    ):
+                        return True
+        for i, gates, anchors in plan.finds:
+            if not gates or is_open(gates, view):
+                for anchor in anchors:
+                    if self._at_literal(plan, i, anchor, view, text):
+                        return True
+        if plan.foreign and not view.isascii():
+            chars = index.non_ascii(view)
+            for first in chars & plan.foreign.keys():
+                for i, anchor, needed in plan.foreign[first]:
+                    if needed <= chars and self._at_literal(plan, i, anchor, view, text):
+                        return True
+        for i in plan.starts:
+            if self._bare(plan, i).match(text, 0):
+                return True
+        if plan.lines:
+            lines = view.count("\n") + 1 if self._lines else 1
+            for i, gates, cost in plan.lines:
+                if cost > lines or is_open(gates, view):
+                    match = self._bare(plan, i).match
+                    for at in index.line_starts(view) if self._lines else (0,):
+                        if match(text, at):
+                            return True
+        for i in plan.always:
+            if self._bare(plan, i).search(text):
+                return True
+        for i, gates in plan.gated:
+            if is_open(gates, view) and self._bare(plan, i).search(text):
+                return True
+        return False
+
+    def _at_literal(self, plan: Plan, i: int, anchor: str, view: str, text: str) -> bool:
+        """Piece `i` matches where `anchor` occurs in `view`."""
         find = view.find
-        for i, anchor in self._anchored(plan, view, words):
-            if anchor:
-                at = find(anchor)
-                if at == -1:
-                    continue
-                match = self._bare(plan, i).match
-                while at != -1:
-                    if match(text, at):
-                        return True
-                    at = find(anchor, at + 1)
-            else:
-                match = self._bare(plan, i).match
-                for at in self._positions(anchor, view):
-                    if match(text, at):
-                        return True
-        return any(self._bare(plan, i).search(text) for i in self._scanned(plan, view))
+        at = find(anchor)
+        if at == -1:
+            return False
+        match = self._bare(plan, i).match
+        while at != -1:
+            if match(text, at):
+                return True
+            at = find(anchor, at + 1)
+        return False
 
     def finditer(self, text: str, words: index.Words | None = None) -> Iterator[re.Match[str]]:
         """The matches of `re.finditer`, in order, with the same spans and groups."""

@@ -151,9 +151,9 @@ def is_question_prompt(prompt: str | None) -> bool:
     if not prompt:
         return False
     text = prompt.strip()
-    if _TASK_REQUEST.search(text):
-        return False
-    return text.endswith("?") or (bool(_QUESTION_WORD.match(text)) and len(text) < 400)
+    asks = text.endswith("?") or (len(text) < 400 and bool(_QUESTION_WORD.match(text)))
+    # a request for work is read only when the prompt could otherwise be a question
+    return asks and not _TASK_REQUEST.search(text)
 
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
@@ -205,7 +205,7 @@ class Features:
 
     @lazy
     def msg_evidence(self) -> Evidence:
-        return extract(self.msg.text)
+        return extract(self.msg.text, self.msg.low_text)
 
     @lazy
     def hedges(self) -> list[str]:
@@ -289,7 +289,7 @@ class Features:
     @lazy
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
-        tail = " ".join(self.msg.sentences[-3:])
+        tail = self.msg.last_three
         words = words_of_part(self.msg.low_prose)  # cut and joined at spaces: the prose's
         return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 

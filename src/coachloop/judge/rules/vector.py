@@ -193,7 +193,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     """The named signals that hold for this stop (see `DESCRIPTIONS`)."""
     msg = f.msg
     text, prose = msg.text, msg.low_prose
-    tail = " ".join(msg.sentences[-3:]).lower()
+    tail = msg.low_last_three
     words = words_of_part(prose)  # the tail's too: sentences are cut and joined at spaces
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
@@ -341,7 +341,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
     if outcome.type == "error" or opening or _repetitive(f.msg.text):
         return "error"
-    tail = " ".join(f.msg.sentences[-3:]).lower()
+    tail = f.msg.low_last_three
     if ASK_SURE.search(tail):
         return "question"
     if BLOCKED_SURE.search(f.msg.low_prose):
