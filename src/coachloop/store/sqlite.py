@@ -21,7 +21,7 @@ from typing import Any
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
-from coachloop.store.sqlite_file import open_database
+from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
 
 _EVENT = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
@@ -64,6 +64,7 @@ class SQLiteStore(Store):
         self.location = str(self.path)
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
+        self._checkpoints = Checkpointer(self.path, timeout)
         self._states: dict[str, tuple[str, SessionState]] = {}  # see `_parsed`
 
     @contextmanager
@@ -76,6 +77,8 @@ class SQLiteStore(Store):
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            if self._checkpoints.committed():  # copied from the WAL by its thread now
+                self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -328,5 +331,6 @@ class SQLiteStore(Store):
             raise StoreError(f"store {self.path}: {exc}") from exc
 
     def close(self) -> None:
+        self._checkpoints.close()
         with self._lock:
             self._db.close()
