@@ -102,6 +102,16 @@ def test_registered_values_are_hidden() -> None:
     assert redact("short") == "short"
 
 
+def test_a_text_known_clean_is_scanned_again_once_a_value_is_registered() -> None:
+    text = "the daemon answered with c0ffee-d1sp4tch-v4lue-77 at last"
+    assert redact(text) == text and redact(text) == text  # the second is looked up
+    redaction.register("c0ffee-d1sp4tch-v4lue-77")
+    assert redact(text) == f"the daemon answered with {REDACTED} at last"
+    secret = "sk-ant-api03-" + "Zq9" * 10
+    once = redact(f"key {secret} here")
+    assert secret not in once and redact(once) == once  # its own output: a fixed point
+
+
 def test_redact_value_hides_secret_fields_deeply() -> None:
     value = {
         "api_key": "anything",

@@ -263,3 +263,45 @@ def test_sqlite_stop_records_live_in_their_events_rows_beside_older_ones(tmp_pat
         assert [e.text for e in sup.reads.timeline("s1")] == ["old", "Which DB?"]
     finally:
         sup.close()
+
+
+def test_sqlite_a_state_another_process_changed_is_read_again(tmp_path: Path) -> None:
+    """The parsed state a store keeps is only used while the stored JSON is the same."""
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as mine, SQLiteStore(path) as other:
+        record_stop(mine, StopEvent("s1", text="working"), STATUS)
+        assert mine.get_session("s1").continues == 1
+        record_stop(other, StopEvent("s1", text="still working"), STATUS)
+        assert mine.get_session("s1").continues == 2
+        record_stop(mine, StopEvent("s1", text="and more"), STATUS)  # reads other's write
+        assert other.get_session("s1").continues == 3 and mine.get_session("s1").stops == 3
+
+
+def test_sqlite_copies_its_wal_from_a_thread_of_its_own(tmp_path: Path) -> None:
+    """No commit pays for the checkpoint: after a few commits a store's own thread copies
+    the WAL into the database file; a store that commits less starts no thread."""
+    import threading
+    import time
+
+    from coachloop.store.sqlite_file import CHECKPOINT_START
+
+    def threads() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name == "coachloop-wal"}
+
+    before = threads()
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as store:
+        empty = path.stat().st_size
+        for i in range(CHECKPOINT_START - 1):
+            record_stop(store, StopEvent(f"s{i}", text="x"), STATUS)
+        assert threads() == before and path.stat().st_size == empty  # all in the WAL
+        record_stop(store, StopEvent("last", text="x"), STATUS)
+        [mine] = threads() - before
+        deadline = time.monotonic() + 10
+        while path.stat().st_size == empty and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert path.stat().st_size > empty  # the pages were copied by that thread
+        assert store.get_session("last").stops == 1
+    assert not mine.is_alive()
+    with SQLiteStore(path) as again:
+        assert len(again.list_sessions()) == CHECKPOINT_START

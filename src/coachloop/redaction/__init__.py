@@ -19,6 +19,7 @@ redact(t)`. Standard library only (it runs on the hook path); nothing compiles a
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import re
@@ -65,6 +66,13 @@ _CONTROLS = re.compile(
 )
 _SECRETS: set[str] = set()
 _LOCK = threading.Lock()
+# Texts `redact` returned lately, with the generation of `register`ed values they were
+# redacted against: its own output is a fixed point (idempotence), so a text redacted at
+# the door and again by the supervisor (or by `pack`) is looked up, not scanned again.
+_CLEAN: dict[str, int] = {}
+_GENERATION = [0]
+CLEAN_TEXTS = 128  # the memory this takes: at most CLEAN_TEXTS * CLEAN_CHARS characters
+CLEAN_CHARS = 16_384
 
 
 def looks_secret(value: str, *, password: bool = False) -> bool:
@@ -141,14 +149,23 @@ def redact(text: str) -> str:
     `REDACTED` (a name or scheme before a secret is kept). Linear in `len(text)`."""
     if not text:
         return text
+    generation = _GENERATION[0]
+    if _CLEAN.get(text) == generation:
+        return text
     for secret in _SECRETS:
         if secret in text:
             text = text.replace(secret, REDACTED)
     active = _active(text)
-    if not active:
-        return text
-    union, alternatives = _compiled(active)
-    return union.sub(_replacer(text, alternatives), text)
+    if active:
+        union, alternatives = _compiled(active)
+        text = union.sub(_replacer(text, alternatives), text)
+    if len(text) <= CLEAN_CHARS:
+        _CLEAN[text] = generation
+        if len(_CLEAN) > CLEAN_TEXTS:
+            # the oldest goes (another thread may have taken it already)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del _CLEAN[next(iter(_CLEAN))]
+    return text
 
 
 def register(secret: str) -> None:
@@ -157,6 +174,7 @@ def register(secret: str) -> None:
     if secret and len(secret) >= 8:
         with _LOCK:
             _SECRETS.add(secret)
+            _GENERATION[0] += 1  # texts known clean may hold it: scanned again
 
 
 _SECRET_FIELD = re.compile(

@@ -21,7 +21,7 @@ from typing import Any
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
-from coachloop.store.sqlite_file import open_database
+from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
 
 _EVENT = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
@@ -52,6 +52,8 @@ LIFE_OF_EVENT = (
     " WHERE id = ?2 AND session_id = ?1 AND life_body IS NOT NULL"
 )
 
+PARSED_STATES = 512  # sessions whose parsed state is kept (a few hundred KB at most)
+
 
 class SQLiteStore(Store):
     """A `Store` in one SQLite file. Safe for threads (one connection, a lock) and for
@@ -62,6 +64,8 @@ class SQLiteStore(Store):
         self.location = str(self.path)
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
+        self._checkpoints = Checkpointer(self.path, timeout)
+        self._states: dict[str, tuple[str, SessionState]] = {}  # see `_parsed`
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -73,6 +77,8 @@ class SQLiteStore(Store):
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            if self._checkpoints.committed():  # copied from the WAL by its thread now
+                self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -89,7 +95,7 @@ class SQLiteStore(Store):
                 row = db.execute(
                     "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
                 ).fetchone()
-                state = SessionState.from_dict(json.loads(row[0])) if row else None
+                state = self._parsed(session_id, row[0]) if row else None
                 write, result = fn(state)
                 if write is None:
                     return result, ()
@@ -120,7 +126,7 @@ class SQLiteStore(Store):
                 for ev in write.events:
                     data = ev.to_dict()
                     del data["id"]
-                    row = (
+                    values = (
                         session_id,
                         ev.kind,
                         ev.ts,
@@ -135,9 +141,9 @@ class SQLiteStore(Store):
                     if life is not None and not ids:  # the record's own row carries it
                         kept = state_json if life.state == COMMITTED_STATE else life.state
                         at = life.saved_at or now
-                        cur = db.execute(_EVENT_LIFE, (*row, life.label, at, life.body, kept))
+                        cur = db.execute(_EVENT_LIFE, (*values, life.label, at, life.body, kept))
                     else:
-                        cur = db.execute(_EVENT, row)
+                        cur = db.execute(_EVENT, values)
                     ids.append(int(cur.lastrowid or 0))
                 for kind, text in write.outbox:
                     db.execute(
@@ -145,15 +151,36 @@ class SQLiteStore(Store):
                         " VALUES (?,?,?,?,?)",
                         (session_id, ids[0] if ids else 0, kind, text, now),
                     )
-                return result, tuple(ids)
+            self._keep(session_id, state_json, st)  # committed: the next stop reads it
+            return result, tuple(ids)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def _parsed(self, session_id: str, text: str) -> SessionState:
+        """The state stored as `text`, parsed once while it stays the same: the whole JSON
+        is compared, so a change any process made is read again."""
+        with self._lock:
+            known = self._states.get(session_id)
+            if known is not None and known[0] == text:
+                return known[1]
+            state = SessionState.from_dict(json.loads(text))
+            self._keep(session_id, text, state)
+            return state
+
+    def _keep(self, session_id: str, text: str, state: SessionState) -> None:
+        """Remember `state` as the parse of `text` (a lossless round trip: `SessionState`
+        is frozen, so one object is shared safely); the least recent go first."""
+        with self._lock:
+            self._states.pop(session_id, None)
+            self._states[session_id] = (text, state)
+            if len(self._states) > PARSED_STATES:
+                del self._states[next(iter(self._states))]
 
     def get_session(self, session_id: str) -> SessionState:
         rows = self._read("SELECT state FROM sessions WHERE session_id = ?", (session_id,))
         if not rows:
             raise UnknownSession(session_id, self.location)
-        return SessionState.from_dict(json.loads(rows[0][0]))
+        return self._parsed(session_id, rows[0][0])
 
     def list_sessions(self, project: str | None = None) -> list[SessionState]:
         if project is None:
@@ -265,6 +292,7 @@ class SQLiteStore(Store):
         """Forget a session: its state, timeline and sent outbox entries (pending stay)."""
         try:
             with self._tx() as db:
+                self._states.pop(session_id, None)
                 db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
                 db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
                 db.execute("DELETE FROM lifecycle WHERE session_id = ?", (session_id,))
@@ -303,5 +331,6 @@ class SQLiteStore(Store):
             raise StoreError(f"store {self.path}: {exc}") from exc
 
     def close(self) -> None:
+        self._checkpoints.close()
         with self._lock:
             self._db.close()
