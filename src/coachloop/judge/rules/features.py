@@ -157,7 +157,7 @@ def is_question_prompt(prompt: str | None) -> bool:
 
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
-PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
+PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK, indexed=False)
 PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
