@@ -236,7 +236,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "background": bool(BACKGROUND.search(prose)),
         "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
         "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
-        "cjk": bool(_CJK.search(text[:2000])),
+        "cjk": not text.isascii() and bool(_CJK.search(text[:2000])),  # isascii: O(1)
         "truncated": f.truncated,
         "error_opening": f.error_opening,
         "error_words": f.error_anywhere,
