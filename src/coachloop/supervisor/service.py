@@ -48,7 +48,9 @@ if TYPE_CHECKING:
     from coachloop.store.base import Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
-_IN_THE_RECORD = ("text", "timestamp")  # a stop's fields its timeline record keeps
+# A stop's fields its record keeps elsewhere: text and time in its timeline record, its
+# id (one per hook call) as the committed state's `last_stop_id`.
+_IN_THE_RECORD = ("text", "timestamp", "stop_id")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 
 
