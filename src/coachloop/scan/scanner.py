@@ -131,6 +131,7 @@ class Scanner:
             offset += shape.groups
             place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
+        plan.line_pieces = frozenset(i for i, _, _ in plan.lines)
         return plan
 
     def _ready(self) -> Plan | None:
@@ -234,7 +235,7 @@ class Scanner:
                     ):
                         return True
         for i, gates, anchors in plan.finds:
-            if not gates or is_open(gates, view):
+            if i not in plan.line_pieces and (not gates or is_open(gates, view)):
                 for anchor in anchors:
                     if self._at_literal(plan, i, anchor, view, text):
                         return True
@@ -247,14 +248,12 @@ class Scanner:
         for i in plan.starts:
             if self._bare(plan, i).match(text, 0):
                 return True
-        if plan.lines:
-            lines = view.count("\n") + 1 if self._lines else 1
-            for i, gates, cost in plan.lines:
-                if cost > lines or is_open(gates, view):
-                    match = self._bare(plan, i).match
-                    for at in index.line_starts(view) if self._lines else (0,):
-                        if match(text, at):
-                            return True
+        # A piece that can start at a line start is searched for once, in C: faster than
+        # a match tried at each line start (and at its other literals, left out above).
+        # Its gates are looked at first only when they are a few short literals.
+        for i, gates, cost in plan.lines:
+            if (cost > _FEW_LITERALS or is_open(gates, view)) and self._bare(plan, i).search(text):
+                return True
         for i in plan.always:
             if self._bare(plan, i).search(text):
                 return True
@@ -344,6 +343,9 @@ class Scanner:
         if plan.groups == 1:
             return [m.group(1) or "" for m in self.finditer(text)]
         return [m.groups("") for m in self.finditer(text)]
+
+
+_FEW_LITERALS = 2.0  # a gate's cost (see `plan.place`) past which it is not looked at
 
 
 def _holds_any(view: str, literals: tuple[str, ...]) -> bool:
