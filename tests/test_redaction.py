@@ -110,6 +110,9 @@ def test_a_text_known_clean_is_scanned_again_once_a_value_is_registered() -> Non
     secret = "sk-ant-api03-" + "Zq9" * 10
     once = redact(f"key {secret} here")
     assert secret not in once and redact(once) == once  # its own output: a fixed point
+    for i in range(redaction.CLEAN_TEXTS + 10):
+        redact(f"text number {i}")
+    assert len(redaction._CLEAN) <= redaction.CLEAN_TEXTS  # bounded memory
 
 
 def test_redact_value_hides_secret_fields_deeply() -> None:

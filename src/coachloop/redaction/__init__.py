@@ -68,11 +68,12 @@ _SECRETS: set[str] = set()
 _LOCK = threading.Lock()
 # Texts `redact` returned lately, with the generation of `register`ed values they were
 # redacted against: its own output is a fixed point (idempotence), so a text redacted at
-# the door and again by the supervisor (or by `pack`) is looked up, not scanned again.
+# the door and again by the supervisor, or a session's stop record `pack`ed again, is
+# looked up, not scanned again; the least recently used go first.
 _CLEAN: dict[str, int] = {}
 _GENERATION = [0]
-CLEAN_TEXTS = 128  # the memory this takes: at most CLEAN_TEXTS * CLEAN_CHARS characters
-CLEAN_CHARS = 16_384
+CLEAN_TEXTS = 512  # the memory this takes: at most CLEAN_TEXTS * CLEAN_CHARS characters
+CLEAN_CHARS = 8_192
 
 
 def looks_secret(value: str, *, password: bool = False) -> bool:
@@ -151,6 +152,8 @@ def redact(text: str) -> str:
         return text
     generation = _GENERATION[0]
     if _CLEAN.get(text) == generation:
+        _CLEAN.pop(text, None)  # used again: the newest now
+        _CLEAN[text] = generation
         return text
     for secret in _SECRETS:
         if secret in text:
