@@ -150,3 +150,33 @@ def test_non_ascii_and_words_match_their_plain_forms() -> None:
         tokens = frozenset(re.findall(r"\w+", text))
         heads = {t[: index.HEAD] for t in tokens} | {t[: index.LONG_HEAD] for t in tokens}
         assert index.words(text) == (tokens, tokens | heads)
+
+
+def test_runner_counts_open_on_a_digit_and_match_as_before() -> None:
+    from coachloop.evidence import runners
+
+    before = r"(\d{1,3}(?:,\d{3})+|\d+)"
+    extra = ["1,234 tests, 0 failures", "12,34 passed, 1 failed", "1234,567 examples, 0 failures"]
+    for _, pattern in runners.RUNNER_PATTERNS:
+        now = re.compile(pattern, re.M | re.I)
+        old = re.compile(pattern.replace(runners._N, before), re.M | re.I)
+        for text in [*TEXTS, *extra]:
+            got = [(m.span(), m.groups()) for m in now.finditer(text)]
+            assert got == [(m.span(), m.groups()) for m in old.finditer(text)], pattern
+
+
+def test_lexicon_counts_open_on_a_digit_and_match_as_before() -> None:
+    from coachloop.judge.rules.lexicon import cues
+
+    now_form, before = r"\d(?<!\w\d)\d*", r"\b\d+"
+    patterns = [
+        p for lex in (cues.SPECIFIC_CHECK, cues.REMAINING) for ps in lex.values() for p in ps
+    ]
+    rewritten = [p for p in patterns if p.startswith(now_form)]
+    assert len(rewritten) == 3
+    texts = [t.lower() for t in TEXTS] + ["a1 2 tests pass", "x 12/12 checks ok", "3 still failing"]
+    for pattern in rewritten:
+        now = re.compile(pattern, re.M)
+        old = re.compile(before + pattern[len(now_form) :], re.M)
+        for text in texts:
+            assert [m.span() for m in now.finditer(text)] == [m.span() for m in old.finditer(text)]
