@@ -172,7 +172,7 @@ class Scanner:
         self, plan: Plan, view: str, hint: index.Words | None
     ) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
-        text's start, and "" for every line start."""
+        text's start. Pieces that can start at a line start are left to `_scanned`."""
         if plan.keys:
             words, both = hint or index.words(view)
             keyed = plan.words
@@ -192,11 +192,6 @@ class Scanner:
                         yield i, anchor
         for i in plan.starts:
             yield i, None
-        if plan.lines:
-            lines = view.count("\n") + 1 if self._lines else 1
-            for i, gates, cost in plan.lines:
-                if cost > lines or is_open(gates, view):
-                    yield i, ""
 
     def _positions(self, anchor: str | None, view: str) -> list[int]:
         if anchor:
@@ -206,10 +201,12 @@ class Scanner:
         return index.line_starts(view)
 
     def _scanned(self, plan: Plan, view: str) -> list[int]:
-        """The pieces without a usable start whose gates are open: run on the whole text."""
-        if not plan.gated:
-            return plan.always
-        return sorted([i for i, gates in plan.gated if is_open(gates, view)] + plan.always)
+        """The pieces run on the whole text: those without a usable start whose gates are
+        open, and those that can start at a line start (one search in C from each place
+        beats a match tried at every line start; see `search`)."""
+        scan = [i for i, gates in plan.gated if is_open(gates, view)]
+        scan += [i for i, gates, cost in plan.lines if cost > _FEW_LITERALS or is_open(gates, view)]
+        return sorted(scan + plan.always) if scan else plan.always
 
     def search(self, text: str, words: index.Words | None = None) -> bool:
         """True when the pattern matches somewhere in `text` (`re.search` is not None).
@@ -285,7 +282,10 @@ class Scanner:
             yield from self.pattern.finditer(text)
             return
         found: dict[int, set[int]] = {}
+        lined = plan.line_pieces
         for i, anchor in self._anchored(plan, view, words):
+            if i in lined:
+                continue
             positions = self._positions(anchor, view)
             if positions:
                 found.setdefault(i, set()).update(positions)

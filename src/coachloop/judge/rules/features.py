@@ -157,7 +157,7 @@ def is_question_prompt(prompt: str | None) -> bool:
 
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
-PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
+PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK, indexed=False)
 PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
@@ -248,7 +248,9 @@ class Features:
     def questions(self) -> list[str]:
         """Question sentences in the agent's own prose, rhetorical openers left out."""
         sentences = self.msg.sentences
-        found = []
+        found: list[str] = []
+        if "?" not in self.msg.prose and "¿" not in self.msg.prose:
+            return found  # every question sentence holds one of them
         for i, raw in enumerate(sentences):
             s = raw.rstrip("*_ )")
             if not (s.endswith("?") or s.startswith("¿")):
@@ -305,7 +307,8 @@ class Features:
     def truncated(self) -> bool:
         """The text stops mid-sentence on a function word ("... checks for the")."""
         text = self.msg.text.rstrip()
-        if re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
+        # an empty list item ends the text on its marker's last character (no trailing space)
+        if text[-1:] in ".)-*•" and re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False

@@ -24,7 +24,7 @@ from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
 ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = lx.lexicon_regex(lx.cues.ASK_SURE)
+ASK_SURE = lx.compile_lexicon(lx.cues.ASK_SURE)  # read with the prose's words
 BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)
@@ -236,7 +236,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "background": bool(BACKGROUND.search(prose)),
         "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
         "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
-        "cjk": bool(_CJK.search(text[:2000])),
+        "cjk": not text.isascii() and bool(_CJK.search(text[:2000])),  # isascii: O(1)
         "truncated": f.truncated,
         "error_opening": f.error_opening,
         "error_words": f.error_anywhere,
@@ -342,7 +342,8 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     if outcome.type == "error" or opening or _repetitive(f.msg.text):
         return "error"
     tail = f.msg.low_last_three
-    if ASK_SURE.search(tail):
+    # the tail's words are the prose's: sentences are cut and joined at spaces
+    if ASK_SURE.search(tail, words_of_part(f.msg.low_prose)):
         return "question"
     if BLOCKED_SURE.search(f.msg.low_prose):
         return "blocker"
