@@ -13,7 +13,8 @@ import pytest
 
 from coachloop.core.events import StopEvent
 from coachloop.dashboard.app import Dashboard
-from coachloop.dashboard.data import DashboardData, open_data
+from coachloop.dashboard.data import open_data
+from coachloop.dashboard.seam import DashboardData
 from coachloop.dashboard.views import Filters
 from coachloop.dashboard.web import Request
 from coachloop.store import Store, UnknownSession

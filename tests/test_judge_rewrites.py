@@ -140,3 +140,13 @@ def test_gerund_opening_matches_the_plain_pattern() -> None:
     for text in texts:
         want = [m.span() for m in plain.finditer(text)]
         assert [m.span() for m in features._GERUND_OPENING.finditer(text)] == want
+
+
+def test_non_ascii_and_words_match_their_plain_forms() -> None:
+    odd = ["x\ud800y\udfff", "\U0010ffff\u0080\u07ff\uffff a_b ÄÖ 中文 ✅"]
+    for text in [*TEXTS, *odd]:
+        plain = frozenset("".join(re.findall(r"[^\x00-\x7f]+", text)))
+        assert index.non_ascii(text) == plain
+        tokens = frozenset(re.findall(r"\w+", text))
+        heads = {t[: index.HEAD] for t in tokens} | {t[: index.LONG_HEAD] for t in tokens}
+        assert index.words(text) == (tokens, tokens | heads)

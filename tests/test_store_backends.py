@@ -210,3 +210,98 @@ def test_opening_a_store_twice_keeps_the_first_connection_locked(tmp_path: Path)
     finally:
         second.close()
         first.close()
+
+
+def test_sqlite_stop_records_live_in_their_events_rows_beside_older_ones(tmp_path: Path) -> None:
+    """Migration 0010: a stop's lifecycle record is written in its own events row (no
+    lifecycle row); a store that kept them in the lifecycle table still reads them, in
+    the order of their events, and retention clears both kinds by their saved time."""
+    import json
+    import time
+
+    from coachloop.snapshot_pack import pack, unpack
+    from coachloop.supervisor import Supervisor
+
+    path = tmp_path / "old.db"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for name, sql in MIGRATIONS[:-1]:  # the schema before 0010
+        db.executescript(sql)
+        db.execute("INSERT INTO migrations VALUES (?, 0)", (name,))
+    db.execute(
+        "INSERT INTO events (session_id, kind, ts, recorded_at, data)"
+        " VALUES ('s1', 'stop', 1, 1, ?)",
+        (
+            json.dumps(
+                {"session_id": "s1", "kind": "stop", "ts": 1, "recorded_at": 1, "text": "old"}
+            ),
+        ),
+    )
+    old = pack("s1", "auto_continue", {"stop": {"cwd": "/w"}}, 1000.0)
+    db.execute(
+        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body, state)"
+        " VALUES ('s1', 1, 'auto_continue', 1000.0, ?, '{}')",
+        (old,),
+    )
+    db.close()
+    now = time.time()
+    sup = Supervisor(SQLiteStore(path), clock=lambda: now)
+    try:
+        sup.on_stop(StopEvent("s1", text="Which DB?"), Verdict("question", 0.9, "asks", "rules"))
+        lives = sup.reads.lifecycle("s1")
+        assert [(x.label, x.event_id) for x in lives] == [("auto_continue", 1), ("deliver", 2)]
+        assert unpack(lives[0].body)["stop"] == {"cwd": "/w"} and lives[1].saved_at == now
+        assert json.loads(lives[1].state or "") == sup.reads.get_session("s1").to_dict()
+        assert [x.label for x in sup.reads.lifecycle("s1", 1)] == ["deliver"]
+        raw = sqlite3.connect(path)
+        assert raw.execute("SELECT count(*) FROM lifecycle").fetchone()[0] == 1
+        raw.close()
+        with SQLiteStore(path) as store:
+            assert store.trim_lifecycle(now - 1) == 1  # the old one only
+            assert store.trim_lifecycle(now + 1, limit=5) == 1  # then the stop's own
+            assert store.lifecycle("s1") == [] and store.trim_lifecycle(now + 1) == 0
+        assert [e.text for e in sup.reads.timeline("s1")] == ["old", "Which DB?"]
+    finally:
+        sup.close()
+
+
+def test_sqlite_a_state_another_process_changed_is_read_again(tmp_path: Path) -> None:
+    """The parsed state a store keeps is only used while the stored JSON is the same."""
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as mine, SQLiteStore(path) as other:
+        record_stop(mine, StopEvent("s1", text="working"), STATUS)
+        assert mine.get_session("s1").continues == 1
+        record_stop(other, StopEvent("s1", text="still working"), STATUS)
+        assert mine.get_session("s1").continues == 2
+        record_stop(mine, StopEvent("s1", text="and more"), STATUS)  # reads other's write
+        assert other.get_session("s1").continues == 3 and mine.get_session("s1").stops == 3
+
+
+def test_sqlite_copies_its_wal_from_a_thread_of_its_own(tmp_path: Path) -> None:
+    """No commit pays for the checkpoint: after a few commits a store's own thread copies
+    the WAL into the database file; a store that commits less starts no thread."""
+    import threading
+    import time
+
+    from coachloop.store.sqlite_file import CHECKPOINT_START
+
+    def threads() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name == "coachloop-wal"}
+
+    before = threads()
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as store:
+        empty = path.stat().st_size
+        for i in range(CHECKPOINT_START - 1):
+            record_stop(store, StopEvent(f"s{i}", text="x"), STATUS)
+        assert threads() == before and path.stat().st_size == empty  # all in the WAL
+        record_stop(store, StopEvent("last", text="x"), STATUS)
+        [mine] = threads() - before
+        deadline = time.monotonic() + 10
+        while path.stat().st_size == empty and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert path.stat().st_size > empty  # the pages were copied by that thread
+        assert store.get_session("last").stops == 1
+    assert not mine.is_alive()
+    with SQLiteStore(path) as again:
+        assert len(again.list_sessions()) == CHECKPOINT_START

@@ -80,6 +80,9 @@ def test_every_lifecycle_event_leaves_a_snapshot(sup: Supervisor, tmp_path: Path
     assert last["decision"]["kind"] == "deliver" and last["state"]["status"] == "failed"
     assert last["stop"]["error"] == "overloaded"
     assert life.event_id == sup.reads.timeline("s1")[-1].id
+    # its times are the record's and the row's, put back when a person reads it
+    assert "saved_at" not in unpack(life.body) and last["saved_at"] == life.saved_at
+    assert last["stop"]["timestamp"] == sup.reads.timeline("s1")[-1].ts
 
 
 def test_lifecycle_labels() -> None:

@@ -36,11 +36,15 @@ PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream
 # starts with "{", so `unpack` tells them apart)
 
 
-def pack(session_id: str, label: str, data: Mapping[str, Any], now: float) -> bytes:
-    """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated."""
+def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None) -> bytes:
+    """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated.
+    `now` None: no "saved_at" in the body (a stop's record: it is kept beside the body,
+    `Life.saved_at`, and `whole` puts it back), so that the bodies of a session's stops
+    are the same text and `redact` knows them clean (see `coachloop.redaction`)."""
     from coachloop.redaction import redact, redact_value
 
-    body = {"session_id": session_id, "event": label, "saved_at": now, **data}
+    stamp = {} if now is None else {"saved_at": now}
+    body = {"session_id": session_id, "event": label, **stamp, **data}
     text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
     clean = redact(text)  # one compiled pass over the whole record
     if clean != text:
@@ -77,10 +81,11 @@ def whole(life: Life, event: EventRecord | None = None) -> dict[str, Any]:
     from coachloop.redaction import redact_value
 
     out = {**unpack(life.body), "event_id": life.event_id}
+    out.setdefault("saved_at", life.saved_at)
     if life.state is not None:
         out["state"] = json.loads(life.state)
     if event is not None and "stop" in out:
-        out["stop"] = {**out["stop"], "text": event.text}
+        out["stop"] = {"timestamp": event.ts, **out["stop"], "text": event.text}
         out["verdict"] = event.verdict
         out["decision"] = {
             "kind": event.decision,

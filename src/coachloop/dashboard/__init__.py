@@ -49,8 +49,9 @@ def make_dashboard(
     as one by `combined.Combined`). The server's token is kept off every page."""
     from coachloop.dashboard.app import Dashboard
     from coachloop.dashboard.auth import Gate
-    from coachloop.dashboard.data import DashboardData, open_data
+    from coachloop.dashboard.data import open_data
     from coachloop.dashboard.live import Streams
+    from coachloop.dashboard.seam import DashboardData
     from coachloop.store import open_store
 
     def data() -> DashboardData:

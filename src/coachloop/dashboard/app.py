@@ -32,7 +32,7 @@ from markupsafe import Markup, escape
 from coachloop.dashboard import live
 from coachloop.dashboard.auth import Gate
 from coachloop.dashboard.build import dom_id
-from coachloop.dashboard.data import DashboardData
+from coachloop.dashboard.seam import DashboardData
 from coachloop.dashboard.views import (
     DISPLAY_STATUSES,
     STATUS_LABELS,

@@ -23,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
-from coachloop.dashboard.data import DashboardData
+from coachloop.dashboard.seam import DashboardData
 from coachloop.dashboard.views import (
     Counts,
     Filters,

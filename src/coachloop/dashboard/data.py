@@ -1,7 +1,7 @@
 """The dashboard's one door to the store: the few bounded queries its pages need.
 
-`DashboardData` is the seam; `open_data()` picks the implementation for the configured
-store (`coachloop.store.open_store`):
+`DashboardData` (`dashboard.seam`) is the seam; `open_data()` picks the implementation
+for the configured store (`coachloop.store.open_store`):
 
 - `SQLiteData` (the default store): indexed SQL on its own read-only connections to the
   store's file (migration 0003 adds the indexes), so a page costs the same with 10 or
@@ -21,15 +21,15 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 from coachloop.dashboard.build import Redactor, session_row, timeline_item
+from coachloop.dashboard.seam import SNAPSHOTS_SHOWN, Caps, DashboardData, found_snapshot, header
 from coachloop.dashboard.stats import Tallies
 from coachloop.dashboard.views import (
     CAP_WHY,
@@ -43,13 +43,11 @@ from coachloop.dashboard.views import (
     TimelinePage,
 )
 from coachloop.snapshot_pack import name as record_name
-from coachloop.snapshot_pack import whole
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
 from coachloop.store.records import Life
+from coachloop.store.sqlite import LIFE_NEWEST, LIFE_OF_EVENT
 
-SNAPSHOTS_SHOWN = 50  # lifecycle records linked from a session's page (the newest)
 BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
-CAP_TTL = 30.0  # seconds a project's auto-continue cap is cached
 _LAST_STOP = (
     "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
     " ORDER BY e.id DESC LIMIT 1)"
@@ -65,60 +63,6 @@ _STATUS_SQL = {
     "waiting": f"s.status = 'waiting' AND (s.last_verdict IS NOT 'status' OR NOT {_CAPPED})",
     "capped": f"s.status = 'waiting' AND s.last_verdict = 'status' AND {_CAPPED}",
 }
-
-
-class DashboardData(Protocol):
-    """The queries behind the dashboard's pages. Session-specific reads raise
-    `UnknownSession`; a store that fails raises `StoreError`. `redact` is what every
-    text passed through (pages that show other texts use it too)."""
-
-    redact: Redactor
-
-    def sessions(self, filters: Filters, *, offset: int, limit: int) -> SessionsPage: ...
-    def rows(self, session_ids: Sequence[str]) -> list[SessionRow]: ...
-    def timeline(self, session_id: str, *, before: int | None, limit: int) -> TimelinePage: ...
-    def items_after(self, session_id: str, after: int, limit: int) -> list[TimelineItem]: ...
-    def item(self, session_id: str, event_id: int) -> TimelineItem: ...
-    def mark(self) -> int: ...
-    def changed(self, since: int, limit: int) -> tuple[int, list[str]]: ...
-    def counts(self, days: int) -> Counts: ...
-    def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None: ...
-    def close(self) -> None: ...
-
-
-def matches(row: SessionRow, filters: Filters) -> bool:
-    """True when `row` passes `filters` (the live stream's check of a changed session)."""
-    return (
-        (not filters.project or row.project == filters.project)
-        and (not filters.agent or row.agent == filters.agent)
-        and (not filters.status or row.status == filters.status)
-    )
-
-
-class Caps:
-    """Each project's auto-continue cap (its settings), cached for `CAP_TTL` seconds."""
-
-    def __init__(self) -> None:
-        self._cache: dict[str, tuple[float, int]] = {}
-        self._lock = threading.Lock()
-
-    def __call__(self, project: str) -> int:
-        now = time.monotonic()
-        with self._lock:
-            hit = self._cache.get(project)
-            if hit is not None and now - hit[0] < CAP_TTL:
-                return hit[1]
-        from coachloop.config import ConfigError, Settings, load_settings
-
-        try:
-            cap = load_settings(Path(project) if project else None).max_auto_continues
-        except (ConfigError, OSError, ValueError):
-            cap = Settings().max_auto_continues
-        with self._lock:
-            if len(self._cache) > 1000:
-                self._cache.clear()
-            self._cache[project] = (now, cap)
-        return cap
 
 
 class SQLiteData:
@@ -224,12 +168,8 @@ class SQLiteData:
                 0
             ]
         )
-        lives = db.execute(
-            "SELECT label, saved_at, event_id FROM lifecycle WHERE session_id = ?"
-            " ORDER BY id DESC LIMIT ?",
-            (session_id, SNAPSHOTS_SHOWN),
-        ).fetchall()
-        names = [record_name(Life(lb, b"", at, eid)) for lb, at, eid in reversed(lives)]
+        lives = db.execute(LIFE_NEWEST, (session_id, SNAPSHOTS_SHOWN)).fetchall()
+        names = [record_name(Life(r[0], b"", r[2], r[3])) for r in reversed(lives)]
         return header(rows[0], state, self.redact, names)
 
     def snapshot(self, session_id: str, name: str) -> dict[str, Any] | None:
@@ -241,11 +181,7 @@ class SQLiteData:
             if db is None:
                 return None
             eid = int(parts[1])
-            rows = db.execute(
-                "SELECT label, body, saved_at, state FROM lifecycle"
-                " WHERE session_id = ? AND event_id = ?",
-                (session_id, eid),
-            ).fetchall()
+            rows = db.execute(LIFE_OF_EVENT, (session_id, eid)).fetchall()
             event = db.execute(
                 "SELECT data FROM events WHERE id = ? AND session_id = ?", (eid, session_id)
             ).fetchone()
@@ -351,36 +287,6 @@ class SQLiteData:
         """Close the store this was opened from (queries hold no connection between calls)."""
         if self.owner is not None:
             self.owner.close()
-
-
-def found_snapshot(
-    lives: Sequence[Life], name: str, event: EventRecord | None = None
-) -> dict[str, Any] | None:
-    """The record among `lives` called `name`, whole (with its timeline record `event`),
-    or None."""
-    for life in lives:
-        if record_name(life) == name:
-            try:
-                return whole(life, event)
-            except ValueError:
-                return None
-    return None
-
-
-def header(
-    row: SessionRow, state: dict[str, Any], redact: Redactor, snaps: Sequence[str] = ()
-) -> SessionHeader:
-    """The top of a session's page from its row, stored state and lifecycle record names."""
-    ctx = state.get("context") or {}
-    return SessionHeader(
-        row=row,
-        cwd=redact(str(state.get("cwd") or "")),
-        prompt=redact(str(ctx.get("prompt") or "")),
-        skill=redact(str(ctx.get("skill") or "")),
-        plan_file=redact(str(ctx.get("plan_file") or "")),
-        last_error=redact(str(state.get("last_error") or "")),
-        snapshots=list(snaps)[-SNAPSHOTS_SHOWN:],
-    )
 
 
 def open_data(store: Store, secrets: Sequence[str] = ()) -> DashboardData:

@@ -14,7 +14,7 @@ from typing import Any
 
 from coachloop.core.session import SessionState
 from coachloop.dashboard.build import Redactor, session_row, timeline_item
-from coachloop.dashboard.data import SNAPSHOTS_SHOWN, Caps, found_snapshot, header, matches
+from coachloop.dashboard.seam import SNAPSHOTS_SHOWN, Caps, found_snapshot, header, matches
 from coachloop.dashboard.stats import Key, count_stops, day_of, summarise, utc_offset
 from coachloop.dashboard.views import (
     Counts,

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from coachloop.dashboard.build import dom_id
-from coachloop.dashboard.data import DashboardData, matches
+from coachloop.dashboard.seam import DashboardData, matches
 from coachloop.dashboard.views import Filters, SessionRow, TimelineItem
 from coachloop.store import StoreError
 

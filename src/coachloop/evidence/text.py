@@ -101,7 +101,7 @@ _DIGIT = LazyPattern(r"\d")
 _TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
 
 
-def _test_lines(text: str) -> str:
+def _test_lines(text: str, low: str | None = None) -> str:
     """The lines that can hold a test summary (a digit and a test word), with one line
     of context before and two after for summaries that span lines; the rest is prose
     that no runner pattern can match, and skipping it keeps extraction fast."""
@@ -109,17 +109,16 @@ def _test_lines(text: str) -> str:
         return ""  # no line has a digit
     lines = text.split("\n")
     keep: set[int] = set()
-    for i in _worded_lines(text, lines):
+    for i in _worded_lines(text, text.lower() if low is None else low, lines):
         if _DIGIT.search(lines[i]):
             keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
     return "\n".join(lines[i] for i in sorted(keep))
 
 
-def _worded_lines(text: str, lines: list[str]) -> list[int]:
+def _worded_lines(text: str, low: str, lines: list[str]) -> list[int]:
     """The numbers of the lines whose lowercase holds a test word, found by looking for
-    each word once in the whole lowercased text (its lines are the lines' lowercase
-    when lowercasing keeps every position)."""
-    low = text.lower()
+    each word once in the whole lowercased text (`low`; its lines are the lines'
+    lowercase when lowercasing keeps every position)."""
     if len(low) != len(text):
         return [i for i, line in enumerate(lines) if any(w in line.lower() for w in _TEST_WORDS)]
     found: set[int] = set()
@@ -138,10 +137,10 @@ def _worded_lines(text: str, lines: list[str]) -> list[int]:
 _RUNNER_ANCHORS = frozenset(a for _, anchors, _ in COMPILED for a in anchors)
 
 
-def _tests(text: str) -> list[TestSummary]:
+def _tests(text: str, low: str) -> list[TestSummary]:
     found: list[TestSummary] = []
     used: set[int] = set()
-    candidates = _test_lines(text)
+    candidates = _test_lines(text, low)
     lowered = candidates.lower()
     present = {a for a in _RUNNER_ANCHORS if a in lowered} if candidates else set()
     for runner, anchors, pattern in COMPILED if present else ():
@@ -188,9 +187,11 @@ def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
     return tuple(dict.fromkeys(items))[:limit] if items else ()
 
 
-def extract(text: str) -> Evidence:
-    """All evidence found in `text` (which should already be clipped to a sane size)."""
-    lowered = text.lower()
+def extract(text: str, lowered: str | None = None) -> Evidence:
+    """All evidence found in `text` (which should already be clipped to a sane size).
+
+    `lowered`: `text.lower()`, when the caller has it."""
+    lowered = text.lower() if lowered is None else lowered
     # Cheap substring tests skip whole patterns on the many messages they cannot match.
     commit_words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado")
     has_commit = any(w in lowered for w in commit_words) and _HEX_RUN.search(text) is not None
@@ -205,7 +206,7 @@ def extract(text: str) -> Evidence:
     )
     failures = _FAILURE.findall(text) if any(w in lowered for w in _FAILURE_WORDS) else []
     return Evidence(
-        tests=tuple(_tests(text)),
+        tests=tuple(_tests(text, lowered)),
         commits=_unique(commits),
         pull_requests=_unique(_PR.findall(text)) if "http" in lowered else (),
         paths=_unique(paths),

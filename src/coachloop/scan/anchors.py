@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coachloop.scan import index
-from coachloop.scan.shape import ANYWHERE, LINE, START, WORD, Shape
+from coachloop.scan.shape import ANYWHERE, LINE, START, WORD, Shape, shortest
 
 __all__ = ["UnreadablePatternError", "analyze"]
 
@@ -201,6 +201,6 @@ def analyze(source: str, flags: int = 0) -> Shape:
     anchors = None
     if info.first is not None and all(s or p >= LINE for s, p in info.first):
         anchors = tuple(sorted(info.first))
-    gates = tuple(tuple(sorted(s)) for s in info.req) or None
+    gates = tuple(shortest(s) for s in info.req) or None
     needs = tuple(index.needs(a, p >= WORD) for a, p in anchors or ())
     return Shape(tree.state.groups - 1, info.nullable, reader.backref, anchors, gates, needs=needs)

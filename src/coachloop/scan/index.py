@@ -12,6 +12,7 @@ has only make a scanner look at more places, never miss one.
 from __future__ import annotations
 
 import re
+from operator import itemgetter
 
 __all__ = [
     "HEAD",
@@ -29,14 +30,19 @@ _WORD = re.compile(r"\w+")
 Words = tuple[frozenset[str], frozenset[str]]  # (words, words and their heads)
 _CACHE: dict[str, Words] = {}
 _LINES: dict[str, list[int]] = {}
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_ASCII_BYTES = bytes(range(128))
 _CHARS: dict[str, frozenset[str]] = {}
 _CACHE_SIZE = 64
 
 
+_HEADS = itemgetter(slice(None, HEAD))
+_LONG_HEADS = itemgetter(slice(None, LONG_HEAD))
+
+
 def _words(found: list[str]) -> Words:
     tokens = frozenset(found)
-    return tokens, tokens.union([t[:HEAD] for t in tokens], [t[:LONG_HEAD] for t in tokens])
+    # the heads are sliced in C (`itemgetter` of a slice): this runs once per text
+    return tokens, tokens.union(map(_HEADS, tokens), map(_LONG_HEADS, tokens))
 
 
 def words(text: str) -> Words:
@@ -128,7 +134,11 @@ def non_ascii(text: str) -> frozenset[str]:
     """The characters of `text` outside ASCII."""
     found = _CHARS.get(text)
     if found is None:
-        found = frozenset("".join(_NON_ASCII.findall(text)))
+        # Deleting the ASCII bytes of the UTF-8 encoding leaves the other characters'
+        # encodings whole (every byte of theirs is >= 0x80): twice as fast as a regex.
+        # "surrogatepass" carries lone surrogates (from JSON escapes) both ways.
+        rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES)
+        found = frozenset(rest.decode("utf-8", "surrogatepass"))
         if len(_CHARS) >= _CACHE_SIZE:
             _CHARS.clear()
         _CHARS[text] = found

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from coachloop.scan import folding, index
-from coachloop.scan.shape import START, WORD, Shape
+from coachloop.scan.shape import START, WORD, Shape, shortest
 
 __all__ = ["Gates", "Piece", "Plan", "is_open", "pad", "place", "screen"]
 
@@ -55,6 +55,7 @@ class Plan:
         "gated",
         "groups",
         "keys",
+        "line_pieces",
         "lines",
         "pieces",
         "starts",
@@ -69,6 +70,7 @@ class Plan:
         self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
         self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
         self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost
+        self.line_pieces: frozenset[int] = frozenset()  # the pieces in `lines`
         self.starts: list[int] = []
         self.gated: list[tuple[int, Gates]] = []
         self.always: list[int] = []
@@ -162,4 +164,4 @@ def screen(shapes: list[Shape], fold: bool) -> tuple[str, ...]:
         found.update(literals)
         if len(found) > _SCREEN_MAX:
             return ()
-    return tuple(sorted(found, key=len))
+    return shortest(found)

@@ -131,6 +131,7 @@ class Scanner:
             offset += shape.groups
             place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
+        plan.line_pieces = frozenset(i for i, _, _ in plan.lines)
         return plan
 
     def _ready(self) -> Plan | None:
@@ -171,7 +172,7 @@ class Scanner:
         self, plan: Plan, view: str, hint: index.Words | None
     ) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
-        text's start, and "" for every line start."""
+        text's start. Pieces that can start at a line start are left to `_scanned`."""
         if plan.keys:
             words, both = hint or index.words(view)
             keyed = plan.words
@@ -191,11 +192,6 @@ class Scanner:
                         yield i, anchor
         for i in plan.starts:
             yield i, None
-        if plan.lines:
-            lines = view.count("\n") + 1 if self._lines else 1
-            for i, gates, cost in plan.lines:
-                if cost > lines or is_open(gates, view):
-                    yield i, ""
 
     def _positions(self, anchor: str | None, view: str) -> list[int]:
         if anchor:
@@ -205,39 +201,76 @@ class Scanner:
         return index.line_starts(view)
 
     def _scanned(self, plan: Plan, view: str) -> list[int]:
-        """The pieces without a usable start whose gates are open: run on the whole text."""
-        if not plan.gated:
-            return plan.always
-        return sorted([i for i, gates in plan.gated if is_open(gates, view)] + plan.always)
+        """The pieces run on the whole text: those without a usable start whose gates are
+        open, and those that can start at a line start (one search in C from each place
+        beats a match tried at every line start; see `search`)."""
+        scan = [i for i, gates in plan.gated if is_open(gates, view)]
+        scan += [i for i, gates, cost in plan.lines if cost > _FEW_LITERALS or is_open(gates, view)]
+        return sorted(scan + plan.always) if scan else plan.always
 
     def search(self, text: str, words: index.Words | None = None) -> bool:
         """True when the pattern matches somewhere in `text` (`re.search` is not None).
 
         `words`: words that cover the text's (`index.words_of_part`), saving a scanner
-        with a word index from reading the words of `text` itself."""
+        with a word index from reading the words of `text` itself. The places are those
+        `_anchored` gives, tried here inline: a yes/no answer needs no order."""
         plan = self._plan if self._built else self._ready()
-        view = text if not self._fold else self._view(text)
+        view = text if not self._fold else folding.folded(text)
         if view is not None and self._screen and not _holds_any(view, self._screen):
             return False
         if plan is None or view is None:
             return self.pattern.search(text) is not None
+        if plan.keys:
+            have, both = words or index.words(view)
+            keyed = plan.words
+            for key in both & plan.keys:
+                for i, anchor, whole, begun in keyed[key]:
+                    if (
+                        whole <= have
+                        and begun <= both
+                        and self._at_literal(plan, i, anchor, view, text)
+                    ):
+                        return True
+        for i, gates, anchors in plan.finds:
+            if i not in plan.line_pieces and (not gates or is_open(gates, view)):
+                for anchor in anchors:
+                    if self._at_literal(plan, i, anchor, view, text):
+                        return True
+        if plan.foreign and not view.isascii():
+            chars = index.non_ascii(view)
+            for first in chars & plan.foreign.keys():
+                for i, anchor, needed in plan.foreign[first]:
+                    if needed <= chars and self._at_literal(plan, i, anchor, view, text):
+                        return True
+        for i in plan.starts:
+            if self._bare(plan, i).match(text, 0):
+                return True
+        # A piece that can start at a line start is searched for once, in C: faster than
+        # a match tried at each line start (and at its other literals, left out above).
+        # Its gates are looked at first only when they are a few short literals.
+        for i, gates, cost in plan.lines:
+            if (cost > _FEW_LITERALS or is_open(gates, view)) and self._bare(plan, i).search(text):
+                return True
+        for i in plan.always:
+            if self._bare(plan, i).search(text):
+                return True
+        for i, gates in plan.gated:
+            if is_open(gates, view) and self._bare(plan, i).search(text):
+                return True
+        return False
+
+    def _at_literal(self, plan: Plan, i: int, anchor: str, view: str, text: str) -> bool:
+        """Piece `i` matches where `anchor` occurs in `view`."""
         find = view.find
-        for i, anchor in self._anchored(plan, view, words):
-            if anchor:
-                at = find(anchor)
-                if at == -1:
-                    continue
-                match = self._bare(plan, i).match
-                while at != -1:
-                    if match(text, at):
-                        return True
-                    at = find(anchor, at + 1)
-            else:
-                match = self._bare(plan, i).match
-                for at in self._positions(anchor, view):
-                    if match(text, at):
-                        return True
-        return any(self._bare(plan, i).search(text) for i in self._scanned(plan, view))
+        at = find(anchor)
+        if at == -1:
+            return False
+        match = self._bare(plan, i).match
+        while at != -1:
+            if match(text, at):
+                return True
+            at = find(anchor, at + 1)
+        return False
 
     def finditer(self, text: str, words: index.Words | None = None) -> Iterator[re.Match[str]]:
         """The matches of `re.finditer`, in order, with the same spans and groups."""
@@ -249,7 +282,10 @@ class Scanner:
             yield from self.pattern.finditer(text)
             return
         found: dict[int, set[int]] = {}
+        lined = plan.line_pieces
         for i, anchor in self._anchored(plan, view, words):
+            if i in lined:
+                continue
             positions = self._positions(anchor, view)
             if positions:
                 found.setdefault(i, set()).update(positions)
@@ -307,6 +343,9 @@ class Scanner:
         if plan.groups == 1:
             return [m.group(1) or "" for m in self.finditer(text)]
         return [m.groups("") for m in self.finditer(text)]
+
+
+_FEW_LITERALS = 2.0  # a gate's cost (see `plan.place`) past which it is not looked at
 
 
 def _holds_any(view: str, literals: tuple[str, ...]) -> bool:

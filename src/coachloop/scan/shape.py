@@ -6,7 +6,9 @@ time, since shapes come precomputed from the table.
 
 from __future__ import annotations
 
-__all__ = ["ANYWHERE", "LINE", "START", "WORD", "Needs", "Shape", "split_alternatives"]
+from collections.abc import Iterable
+
+__all__ = ["ANYWHERE", "LINE", "START", "WORD", "Needs", "Shape", "shortest", "split_alternatives"]
 
 # Where a match can start: anywhere, at a word boundary (`\b`), at a line start (`^`),
 # at the start of the text (`\A`).
@@ -71,3 +73,14 @@ def split_alternatives(source: str) -> list[str]:
         i += 1
     parts.append(source[start:])
     return parts
+
+
+def shortest(literals: Iterable[str]) -> tuple[str, ...]:
+    """The literals that hold no other one, shortest first: a text holds one of them
+    exactly when it holds one of `literals` (a text with "fail" holds "failed" or not,
+    either way the set is answered), so a gate or a screen looks for fewer."""
+    kept: list[str] = []
+    for literal in sorted(set(literals), key=lambda s: (len(s), s)):
+        if not any(k in literal for k in kept):
+            kept.append(literal)
+    return tuple(kept)

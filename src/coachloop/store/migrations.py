@@ -110,4 +110,29 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         ALTER TABLE lifecycle ADD COLUMN state TEXT
         """,
     ),
+    # Every index a stop writes costs pages in its commit (the WAL and the checkpoints
+    # grow with them). These three are the leading columns of wider ones that serve the
+    # same queries: sessions_project_activity, sessions_activity, outbox_pending.
+    (
+        "0009_fewer_indexes_per_stop",
+        """
+        DROP INDEX IF EXISTS sessions_project;
+        DROP INDEX IF EXISTS sessions_updated;
+        DROP INDEX IF EXISTS outbox_sent
+        """,
+    ),
+    # A stop's lifecycle record lives in the stop's own events row (written by the same
+    # INSERT): no row of its own, no sequence update, no second index on the session.
+    # Retention clears these columns, by the partial index on the time it was saved.
+    # Records of other changes, and stops' records of older stores, stay in lifecycle.
+    (
+        "0010_stop_lifecycle_in_events",
+        """
+        ALTER TABLE events ADD COLUMN life_label TEXT;
+        ALTER TABLE events ADD COLUMN life_saved REAL;
+        ALTER TABLE events ADD COLUMN life_body BLOB;
+        ALTER TABLE events ADD COLUMN life_state TEXT;
+        CREATE INDEX events_life_saved ON events (life_saved) WHERE life_body IS NOT NULL
+        """,
+    ),
 )

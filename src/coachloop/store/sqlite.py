@@ -21,7 +21,38 @@ from typing import Any
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
-from coachloop.store.sqlite_file import open_database
+from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
+
+_EVENT = (
+    "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
+    " source, why, data) VALUES (?,?,?,?,?,?,?,?,?,?)"
+)
+_EVENT_LIFE = (
+    "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
+    " source, why, data, life_label, life_saved, life_body, life_state)"
+    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+)
+
+# A session's newest lifecycle records (label, body, saved_at, event_id, state), by the
+# events they record: a stop's from its events row (migration 0010), the others (and
+# stops' records of older stores) from the lifecycle table. Args: (session_id, limit).
+LIFE_NEWEST = (
+    "SELECT label, body, saved_at, event_id, state FROM ("
+    " SELECT * FROM (SELECT label, body, saved_at, event_id, state, 1 AS src, id AS n"
+    " FROM lifecycle WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2)"
+    " UNION ALL SELECT * FROM (SELECT life_label, life_body, life_saved, id, life_state, 0, 0"
+    " FROM events WHERE session_id = ?1 AND life_body IS NOT NULL ORDER BY id DESC LIMIT ?2))"
+    " ORDER BY event_id DESC, src DESC, n DESC LIMIT ?2"
+)
+# The lifecycle records of one event (label, body, saved_at, state). Args: (session_id,
+# event_id).
+LIFE_OF_EVENT = (
+    "SELECT label, body, saved_at, state FROM lifecycle WHERE session_id = ?1 AND event_id = ?2"
+    " UNION ALL SELECT life_label, life_body, life_saved, life_state FROM events"
+    " WHERE id = ?2 AND session_id = ?1 AND life_body IS NOT NULL"
+)
+
+PARSED_STATES = 512  # sessions whose parsed state is kept (a few hundred KB at most)
 
 
 class SQLiteStore(Store):
@@ -33,6 +64,8 @@ class SQLiteStore(Store):
         self.location = str(self.path)
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
+        self._checkpoints = Checkpointer(self.path, timeout)
+        self._states: dict[str, tuple[str, SessionState]] = {}  # see `_parsed`
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
@@ -44,6 +77,8 @@ class SQLiteStore(Store):
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+            if self._checkpoints.committed():  # copied from the WAL by its thread now
+                self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -60,7 +95,7 @@ class SQLiteStore(Store):
                 row = db.execute(
                     "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
                 ).fetchone()
-                state = SessionState.from_dict(json.loads(row[0])) if row else None
+                state = self._parsed(session_id, row[0]) if row else None
                 write, result = fn(state)
                 if write is None:
                     return result, ()
@@ -86,50 +121,66 @@ class SQLiteStore(Store):
                     ),
                 )
                 ids: list[int] = []
+                now = time.time()
+                life = write.life
                 for ev in write.events:
                     data = ev.to_dict()
                     del data["id"]
-                    cur = db.execute(
-                        "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision,"
-                        " verdict_type, source, why, data) VALUES (?,?,?,?,?,?,?,?,?,?)",
-                        (
-                            session_id,
-                            ev.kind,
-                            ev.ts,
-                            ev.recorded_at,
-                            ev.job_id,
-                            ev.decision,
-                            ev.verdict_type,
-                            ev.source,
-                            ev.why,
-                            json.dumps(data),
-                        ),
+                    values = (
+                        session_id,
+                        ev.kind,
+                        ev.ts,
+                        ev.recorded_at,
+                        ev.job_id,
+                        ev.decision,
+                        ev.verdict_type,
+                        ev.source,
+                        ev.why,
+                        json.dumps(data),
                     )
+                    if life is not None and not ids:  # the record's own row carries it
+                        kept = state_json if life.state == COMMITTED_STATE else life.state
+                        at = life.saved_at or now
+                        cur = db.execute(_EVENT_LIFE, (*values, life.label, at, life.body, kept))
+                    else:
+                        cur = db.execute(_EVENT, values)
                     ids.append(int(cur.lastrowid or 0))
-                now = time.time()
                 for kind, text in write.outbox:
                     db.execute(
                         "INSERT INTO outbox (session_id, event_id, kind, text, created_at)"
                         " VALUES (?,?,?,?,?)",
                         (session_id, ids[0] if ids else 0, kind, text, now),
                     )
-                if write.life is not None and ids:
-                    life = write.life
-                    kept = state_json if life.state == COMMITTED_STATE else life.state
-                    db.execute(
-                        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body,"
-                        " state) VALUES (?,?,?,?,?,?)",
-                        (session_id, ids[0], life.label, life.saved_at or now, life.body, kept),
-                    )
-                return result, tuple(ids)
+            self._keep(session_id, state_json, st)  # committed: the next stop reads it
+            return result, tuple(ids)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
+
+    def _parsed(self, session_id: str, text: str) -> SessionState:
+        """The state stored as `text`, parsed once while it stays the same: the whole JSON
+        is compared, so a change any process made is read again."""
+        with self._lock:
+            known = self._states.get(session_id)
+            if known is not None and known[0] == text:
+                return known[1]
+            state = SessionState.from_dict(json.loads(text))
+            self._keep(session_id, text, state)
+            return state
+
+    def _keep(self, session_id: str, text: str, state: SessionState) -> None:
+        """Remember `state` as the parse of `text` (a lossless round trip: `SessionState`
+        is frozen, so one object is shared safely); the least recent go first."""
+        with self._lock:
+            self._states.pop(session_id, None)
+            self._states[session_id] = (text, state)
+            if len(self._states) > PARSED_STATES:
+                del self._states[next(iter(self._states))]
 
     def get_session(self, session_id: str) -> SessionState:
         rows = self._read("SELECT state FROM sessions WHERE session_id = ?", (session_id,))
         if not rows:
             raise UnknownSession(session_id, self.location)
-        return SessionState.from_dict(json.loads(rows[0][0]))
+        return self._parsed(session_id, rows[0][0])
 
     def list_sessions(self, project: str | None = None) -> list[SessionState]:
         if project is None:
@@ -160,11 +211,7 @@ class SQLiteStore(Store):
         return [SessionState.from_dict(json.loads(r[0])) for r in rows]
 
     def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
-        rows = self._read(
-            "SELECT label, body, saved_at, event_id, state FROM lifecycle WHERE session_id = ?"
-            " ORDER BY id DESC LIMIT ?",
-            (session_id, max(int(limit), 0)),
-        )
+        rows = self._read(LIFE_NEWEST, (session_id, max(int(limit), 0)))
         return [Life(r[0], bytes(r[1]), r[2], r[3], session_id, r[4]) for r in reversed(rows)]
 
     def save_life(self, session_id: str, life: Life) -> None:
@@ -179,15 +226,22 @@ class SQLiteStore(Store):
             raise StoreError(f"store {self.path}: {exc}") from exc
 
     def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
-        """A bounded delete on the saved_at index."""
+        """A bounded delete on the saved-time indexes: rows of the lifecycle table, then
+        stops' records cleared from their events rows (the events stay)."""
         try:
             with self._tx() as db:
-                cur = db.execute(
+                gone = db.execute(
                     "DELETE FROM lifecycle WHERE id IN (SELECT id FROM lifecycle"
                     " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
                     (saved_before, max(int(limit), 0)),
-                )
-                return int(cur.rowcount)
+                ).rowcount
+                cleared = db.execute(
+                    "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"
+                    " life_state = NULL WHERE id IN (SELECT id FROM events"
+                    " WHERE life_body IS NOT NULL AND life_saved < ? ORDER BY life_saved LIMIT ?)",
+                    (saved_before, max(int(limit) - gone, 0)),
+                ).rowcount
+                return int(gone) + int(cleared)
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
 
@@ -238,6 +292,7 @@ class SQLiteStore(Store):
         """Forget a session: its state, timeline and sent outbox entries (pending stay)."""
         try:
             with self._tx() as db:
+                self._states.pop(session_id, None)
                 db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
                 db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
                 db.execute("DELETE FROM lifecycle WHERE session_id = ?", (session_id,))
@@ -276,5 +331,6 @@ class SQLiteStore(Store):
             raise StoreError(f"store {self.path}: {exc}") from exc
 
     def close(self) -> None:
+        self._checkpoints.close()
         with self._lock:
             self._db.close()

@@ -107,6 +107,8 @@ def _with_note(text: str, note: str) -> str:
 
 
 def _merge_context(ctx: Context, skill: str | None, phase: str | None, plan: str | None) -> Context:
+    if not (skill or phase or plan):
+        return ctx  # nothing named: the same context (no copy, at every stop)
     return replace(
         ctx,
         skill=skill or ctx.skill,

@@ -48,6 +48,9 @@ if TYPE_CHECKING:
     from coachloop.store.base import Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
+# A stop's fields its record keeps elsewhere: text and time in its timeline record, its
+# id (one per hook call) as the committed state's `last_stop_id`.
+_IN_THE_RECORD = ("text", "timestamp", "stop_id")
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 
 
@@ -183,10 +186,11 @@ class Supervisor(Maintained, HumanDoor):
                 return None
             label = lifecycle(event, verdict, decision)
             # What the stop's timeline record and its state do not hold already: the
-            # stop's context (its text, verdict and decision are in the record).
-            stop = {k: v for k, v in event.to_dict().items() if k != "text"}
+            # stop's context (its text, verdict, decision and time are in the record; the
+            # time saved beside the body), the same text for a session's stops.
+            stop = {k: v for k, v in event.to_dict().items() if k not in _IN_THE_RECORD}
             try:
-                body = pack(event.session_id, label, {"stop": stop}, now)
+                body = pack(event.session_id, label, {"stop": stop}, None)
                 return Life(label, body, now, state=COMMITTED_STATE)
             except Exception:  # a lost record must never lose the decision
                 log.exception("could not save the %s snapshot of %s", label, event.session_id)

@@ -151,13 +151,13 @@ def is_question_prompt(prompt: str | None) -> bool:
     if not prompt:
         return False
     text = prompt.strip()
-    if _TASK_REQUEST.search(text):
-        return False
-    return text.endswith("?") or (bool(_QUESTION_WORD.match(text)) and len(text) < 400)
+    asks = text.endswith("?") or (len(text) < 400 and bool(_QUESTION_WORD.match(text)))
+    # a request for work is read only when the prompt could otherwise be a question
+    return asks and not _TASK_REQUEST.search(text)
 
 
 PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
-PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK)
+PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK, indexed=False)
 PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 
 
@@ -205,7 +205,7 @@ class Features:
 
     @lazy
     def msg_evidence(self) -> Evidence:
-        return extract(self.msg.text)
+        return extract(self.msg.text, self.msg.low_text)
 
     @lazy
     def hedges(self) -> list[str]:
@@ -248,7 +248,9 @@ class Features:
     def questions(self) -> list[str]:
         """Question sentences in the agent's own prose, rhetorical openers left out."""
         sentences = self.msg.sentences
-        found = []
+        found: list[str] = []
+        if "?" not in self.msg.prose and "¿" not in self.msg.prose:
+            return found  # every question sentence holds one of them
         for i, raw in enumerate(sentences):
             s = raw.rstrip("*_ )")
             if not (s.endswith("?") or s.startswith("¿")):
@@ -289,7 +291,7 @@ class Features:
     @lazy
     def appeals(self) -> bool:
         """The ending asks a person to act (run, grant, add, fix something)."""
-        tail = " ".join(self.msg.sentences[-3:])
+        tail = self.msg.last_three
         words = words_of_part(self.msg.low_prose)  # cut and joined at spaces: the prose's
         return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 
@@ -305,7 +307,8 @@ class Features:
     def truncated(self) -> bool:
         """The text stops mid-sentence on a function word ("... checks for the")."""
         text = self.msg.text.rstrip()
-        if re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
+        # an empty list item ends the text on its marker's last character (no trailing space)
+        if text[-1:] in ".)-*•" and re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False

@@ -103,6 +103,15 @@ class Message:
         return [s for s in parts if s]
 
     @lazy
+    def last_three(self) -> str:
+        """The last three sentences, joined by spaces (where the ending is read)."""
+        return " ".join(self.sentences[-3:])
+
+    @lazy
+    def low_last_three(self) -> str:
+        return self.last_three.lower()
+
+    @lazy
     def paragraphs(self) -> list[str]:
         parts = (p.strip() for p in _PARAGRAPH.split(self.prose))
         return [p for p in parts if p]

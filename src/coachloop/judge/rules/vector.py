@@ -24,7 +24,7 @@ from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
 ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = lx.lexicon_regex(lx.cues.ASK_SURE)
+ASK_SURE = lx.compile_lexicon(lx.cues.ASK_SURE)  # read with the prose's words
 BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)
@@ -193,7 +193,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     """The named signals that hold for this stop (see `DESCRIPTIONS`)."""
     msg = f.msg
     text, prose = msg.text, msg.low_prose
-    tail = " ".join(msg.sentences[-3:]).lower()
+    tail = msg.low_last_three
     words = words_of_part(prose)  # the tail's too: sentences are cut and joined at spaces
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
@@ -236,7 +236,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "background": bool(BACKGROUND.search(prose)),
         "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
         "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
-        "cjk": bool(_CJK.search(text[:2000])),
+        "cjk": not text.isascii() and bool(_CJK.search(text[:2000])),  # isascii: O(1)
         "truncated": f.truncated,
         "error_opening": f.error_opening,
         "error_words": f.error_anywhere,
@@ -341,8 +341,9 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
     if outcome.type == "error" or opening or _repetitive(f.msg.text):
         return "error"
-    tail = " ".join(f.msg.sentences[-3:]).lower()
-    if ASK_SURE.search(tail):
+    tail = f.msg.low_last_three
+    # the tail's words are the prose's: sentences are cut and joined at spaces
+    if ASK_SURE.search(tail, words_of_part(f.msg.low_prose)):
         return "question"
     if BLOCKED_SURE.search(f.msg.low_prose):
         return "blocker"

@@ -32,13 +32,15 @@ def lexicon_pieces(lexicon: Lexicon) -> list[str]:
     return bounded + foreign + other
 
 
-def compile_lexicon(lexicon: Lexicon) -> Scanner:
+def compile_lexicon(lexicon: Lexicon, *, indexed: bool = True) -> Scanner:
     """One scanner over every language's patterns, matched against LOWERCASED text.
 
     It finds what `re.compile("|".join(lexicon_pieces(lexicon)), re.M)` finds; nothing
-    is compiled until a text can match (see `coachloop.scan`).
+    is compiled until a text can match (see `coachloop.scan`). `indexed=False` for a
+    category read on texts no other scanner reads (the human's prompt): reading their
+    words would cost more than looking for its few literals one by one.
     """
-    return Scanner("", re.M, pieces=lexicon_pieces(lexicon), name="lexicon", indexed=True)
+    return Scanner("", re.M, pieces=lexicon_pieces(lexicon), name="lexicon", indexed=indexed)
 
 
 def lexicon_regex(lexicon: Lexicon) -> LazyPattern:

@@ -99,7 +99,8 @@ REMAINING: Lexicon = {
     "en": (
         r"\bremaining (?:issues|failures|tests|errors|work|items|steps|tasks)\b",
         r"\bstill (?:failing|fail|broken|need|needs|to do|pending)\b",
-        r"\b\d+ (?:tests? )?(?:still )?fail(?:ing|ed)?\b",
+        # `\d(?<!\w\d)\d*` is `\b\d+` opening on the digit (see SPECIFIC_CHECK)
+        r"\d(?<!\w\d)\d* (?:tests? )?(?:still )?fail(?:ing|ed)?\b",
         r"\b(?:significant|good|some) progress\b",
         r"\bpartially\b",
         r"\bpending\b",
@@ -152,10 +153,15 @@ FIX_CLAIM: Lexicon = {
 }
 
 # Verification stated with specifics: counts, "N/N passing", exit code 0.
+# `\d(?<!\w\d)\d*` matches what `\b\d+` matches (a digit with no word character before
+# it, then more digits), but opens on the digit: `re` then skips to digits at once
+# instead of trying every position (these are searched on the whole text).
 SPECIFIC_CHECK: Lexicon = {
     "en": (
-        r"\b\d+\s*/\s*\d+ (?:\w+ ){0,2}(?:tests?|specs?|checks?|cases?)?\s*(?:pass|passed|passing|green|ok)\b",
-        r"\b\d+ (?:\w+ ){0,3}(?:tests?|specs?|cases?) (?:\w+ ){0,2}(?:pass|passed|passing|succeeded)\b",
+        r"\d(?<!\w\d)\d*\s*/\s*\d+ (?:\w+ ){0,2}(?:tests?|specs?|checks?|cases?)?\s*"
+        r"(?:pass|passed|passing|green|ok)\b",
+        r"\d(?<!\w\d)\d* (?:\w+ ){0,3}(?:tests?|specs?|cases?) (?:\w+ ){0,2}"
+        r"(?:pass|passed|passing|succeeded)\b",
         r"\ball \d+ (?:\w+ ){0,2}(?:tests?|specs?|checks?)\b",
         r"\b(?:tests?|specs?)\s*[:：]\s*\d+\s*/\s*\d+",
         r"\b0 (?:failures|failed|errors)\b",
