@@ -166,3 +166,16 @@ def test_log_records_are_redacted_by_the_filter() -> None:
     out = stream.getvalue()
     assert "s3cretPass" not in out and "AbCdEf12_34" not in out
     assert out.count(REDACTED) >= 2 and "judge failed" in out and "RuntimeError" in out
+
+
+@pytest.mark.parametrize(("name", "example"), EXAMPLES)
+def test_long_texts_find_the_same_formats_as_short_ones(name: str, example: str) -> None:
+    """Past `SMALL_TEXT` characters a needle is searched only when the text holds its
+    rarest character: the same formats are found, so the same text comes out."""
+    prose = "The migration ran; 14 of 40 files are done and the parser needs a second pass. "
+    long = f"{prose * 3}{example} {prose * 3}"
+    assert len(long) > redaction.SMALL_TEXT
+    found = redaction._active(long)
+    plain = tuple(sorted({i for n, i, _ in redaction._NEEDLES if n in long.lower()}))
+    own = next(i for i, f in enumerate(redaction.CATALOGUE) if f.name == name)
+    assert found == plain and own in found and REDACTED in redact(long)

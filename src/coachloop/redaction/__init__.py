@@ -110,14 +110,28 @@ def _compiled(
     return re.compile(union), tuple((fmt, re.compile(p)) for fmt, p in alternatives)
 
 
-_NEEDLES = tuple((n, i) for i, fmt in enumerate(CATALOGUE) for n in fmt.needles)
+_BY_USE = "etaoinsrhldcumfpgwybvkxjqz"  # English letters, the most used first
+
+
+def _rarest(needle: str) -> str:
+    """The character of `needle` least likely in prose: a non-letter, else its rarest letter."""
+    return min(needle, key=lambda c: (1, -_BY_USE.index(c)) if c in _BY_USE else (0, 0))
+
+
+_NEEDLES = tuple((n, i, _rarest(n)) for i, fmt in enumerate(CATALOGUE) for n in fmt.needles)
+SMALL_TEXT = 160  # characters under which a set of the text's characters costs more
 
 
 def _active(text: str) -> tuple[int, ...]:
     """The formats whose needles occur in `text` (lowercased): one flat pass over every
-    needle (it runs on every stop's text: a loop per format cost several times more)."""
+    needle (it runs on every stop's text: a loop per format cost several times more),
+    skipping those whose rarest character the text lacks (a search of the text each:
+    18 -> 10 us at 500 characters, 190 -> 16 us at 2,000 of one letter)."""
     lowered = text.lower()
-    return tuple(sorted({i for n, i in _NEEDLES if n in lowered}))
+    if len(lowered) < SMALL_TEXT:
+        return tuple(sorted({i for n, i, _ in _NEEDLES if n in lowered}))
+    chars = set(lowered)
+    return tuple(sorted({i for n, i, c in _NEEDLES if c in chars and n in lowered}))
 
 
 def _replacer(
