@@ -14,7 +14,7 @@ from coachloop.bench.data import BenchRow
 from coachloop.bench.groups import agent_name, breakdown, language, source_repo
 from coachloop.cli import cli
 from coachloop.core.judge_input import JudgeInput
-from coachloop.judge.rules.scorer import Scorer, default_scorer
+from coachloop.judge.rules.scorer import WEIGHTS_FILE, WORDING_DESCRIPTION, Scorer, default_scorer
 
 
 def _row(i: int, *, source: str | None = None, text: str = "x", route: str = "deliver") -> BenchRow:
@@ -46,15 +46,46 @@ def test_fit_learns_which_signal_means_continue() -> None:
     ]
 
 
-def test_folds_keep_each_group_on_one_side() -> None:
+@pytest.mark.parametrize("seed", [None, 1, 2])
+def test_folds_keep_each_group_on_one_side(seed: int | None) -> None:
     data = [_example(i, {"a"}, "deliver", f"repo{i % 7}") for i in range(40)]
-    fold_of = train.folds(data, 3)
+    fold_of = train.folds(data, 3, seed)
     by_group: dict[str, set[int]] = {}
     for ex, fold in zip(data, fold_of, strict=True):
         by_group.setdefault(ex.group, set()).add(fold)
     assert all(len(folds) == 1 for folds in by_group.values())
     assert len(set(fold_of)) == 3
-    assert fold_of == train.folds(data, 3)  # deterministic
+    assert fold_of == train.folds(data, 3, seed)  # deterministic
+
+
+def test_seeded_folds_are_other_assignments() -> None:
+    data = [_example(i, {"a"}, "deliver", f"repo{i}") for i in range(30)]
+    assignments = {tuple(train.folds(data, 5, seed)) for seed in (None, 1, 2, 3)}
+    assert len(assignments) == 4
+
+
+def _said(i: int, words: set[str], route: str, group: str) -> train.Example:
+    said = (frozenset(words), frozenset({"continue"} if route == "continue" else ()))
+    return train.Example(_row(i, route=route), frozenset(), False, group, 1.0, said)
+
+
+def test_words_are_learned_only_when_several_repositories_use_them() -> None:
+    data = [_said(i, {"let", "me"}, "continue", f"g{i % 4}") for i in range(16)]
+    data += [_said(100 + i, {"passed", "me"}, "deliver", f"g{i % 4}") for i in range(16)]
+    data += [_said(200 + i, {"acmeproject"}, "continue", "one-repo") for i in range(8)]
+    scorer = train.scorer_of(*train.fit(data), threshold=0.7)
+    prose = scorer.wording["prose"]
+    assert prose["let"] > 0.5 and prose["passed"] < -0.5
+    assert "acmeproject" not in prose  # one repository's word is never learned
+    assert scorer.wording["prompt"]["continue"] > 0
+    said = (frozenset({"let", "me", "unseen"}), frozenset({"continue"}))
+    lean = scorer.said_weight(said)
+    assert lean == pytest.approx(prose["let"] + prose["me"] + scorer.wording["prompt"]["continue"])
+    assert scorer.probability(set(), lean) > 0.7 > scorer.probability(set())
+    assert scorer.explain(set(), toward_continue=True, lean=lean) == [WORDING_DESCRIPTION]
+    assert scorer.explain(set(), toward_continue=False, lean=lean) == []
+    again = Scorer.from_json(json.loads(json.dumps(scorer.to_json())))
+    assert again.said_weight(said) == lean and again.wording == scorer.wording
 
 
 def test_source_repo_agent_and_language() -> None:
@@ -85,7 +116,11 @@ def test_shipped_weights_were_trained_to_the_goal() -> None:
     assert scorer.threshold == train.THRESHOLD
     assert oof["rows"] >= 586 and scorer.meta["groups"] >= 100
     assert oof["false_suppression"] <= 0.05  # grouped out-of-fold on real messages
+    assert scorer.meta["out_of_fold_seeds"]["false_suppression"] <= 0.05  # other folds too
+    assert oof["route_accuracy"] > 0.84  # the named signals alone: 0.831
     assert len(scorer.weights) >= 20
+    assert len(scorer.wording["prose"]) >= 500 and scorer.wording["prompt"]
+    assert WEIGHTS_FILE.stat().st_size < 300_000  # small: read at the first judgement
 
 
 def test_a_broken_weights_file_is_a_clear_error(tmp_path: Path) -> None:

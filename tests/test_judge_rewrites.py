@@ -42,6 +42,10 @@ def _texts() -> list[str]:
 
 
 TEXTS = _texts()
+# The patterns `marks` reads with str methods (the forms they replaced).
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
+_FENCE_OPEN = re.compile(r"^[ \t]*```([\w+-]*)", re.M)
+_HEADING = re.compile(r"^#{1,4} ", re.M)
 
 
 def test_sentence_split_matches_the_plain_pattern() -> None:
@@ -54,12 +58,12 @@ def test_sentence_split_matches_the_plain_pattern() -> None:
 def test_prose_matches_every_removal_applied() -> None:
     for text in TEXTS:
         m = Message(text)
-        out = views._FENCE.sub("\n", m.text)
+        out = _FENCE.sub("\n", m.text)
         out = views._TAGS.sub(" ", out)
         out = views._BLOCKQUOTE.sub("", out)
         out = views._INLINE_CODE.sub("CODE", out)
         assert m.prose == views._QUOTED.sub("QUOTE", out)
-        assert m.code_blocks == [x.group(0) for x in views._FENCE.finditer(m.text)]
+        assert m.code_blocks == [x.group(0) for x in _FENCE.finditer(m.text)]
 
 
 def test_last_word_matches_splitting_at_non_words() -> None:
@@ -120,7 +124,7 @@ def test_signal_shortcuts_match_the_plain_patterns() -> None:
         marks = text.count("✅") + text.count("✔") + text.count("☑")
         assert marks == len(checkmark.findall(text))
         assert vector._has_diff(text) == bool(vector._DIFF.search(text))
-        assert vector._fence_langs(text) == vector._FENCE_OPEN.findall(text)
+        assert vector._fence_langs(text) == _FENCE_OPEN.findall(text)
 
 
 def _fuzz(alphabet: list[str], count: int, seed: int) -> list[str]:
@@ -150,3 +154,43 @@ def test_non_ascii_and_words_match_their_plain_forms() -> None:
         tokens = frozenset(re.findall(r"\w+", text))
         heads = {t[: index.HEAD] for t in tokens} | {t[: index.LONG_HEAD] for t in tokens}
         assert index.words(text) == (tokens, tokens | heads)
+
+
+def test_runner_counts_open_on_a_digit_and_match_as_before() -> None:
+    from coachloop.evidence import runners
+
+    before = r"(\d{1,3}(?:,\d{3})+|\d+)"
+    extra = ["1,234 tests, 0 failures", "12,34 passed, 1 failed", "1234,567 examples, 0 failures"]
+    for _, pattern in runners.RUNNER_PATTERNS:
+        now = re.compile(pattern, re.M | re.I)
+        old = re.compile(pattern.replace(runners._N, before), re.M | re.I)
+        for text in [*TEXTS, *extra]:
+            got = [(m.span(), m.groups()) for m in now.finditer(text)]
+            assert got == [(m.span(), m.groups()) for m in old.finditer(text)], pattern
+
+
+def test_lexicon_counts_open_on_a_digit_and_match_as_before() -> None:
+    from coachloop.judge.rules.lexicon import cues
+
+    now_form, before = r"\d(?<!\w\d)\d*", r"\b\d+"
+    patterns = [
+        p for lex in (cues.SPECIFIC_CHECK, cues.REMAINING) for ps in lex.values() for p in ps
+    ]
+    rewritten = [p for p in patterns if p.startswith(now_form)]
+    assert len(rewritten) == 3
+    texts = [t.lower() for t in TEXTS] + ["a1 2 tests pass", "x 12/12 checks ok", "3 still failing"]
+    for pattern in rewritten:
+        now = re.compile(pattern, re.M)
+        old = re.compile(before + pattern[len(now_form) :], re.M)
+        for text in texts:
+            assert [m.span() for m in now.finditer(text)] == [m.span() for m in old.finditer(text)]
+
+
+def test_markdown_marks_match_their_patterns() -> None:
+    from coachloop.judge.rules import marks
+
+    pieces = ["```", "~~~", "`", "~", "\n", " ", "\t", "py", "x", "#", "# ", "## ", "#####", "\r"]
+    for text in [*TEXTS, *_fuzz(pieces, 20000, 13)]:
+        assert marks.fence_spans(text) == [m.span() for m in _FENCE.finditer(text)], text
+        assert marks.fence_langs(text) == _FENCE_OPEN.findall(text), text
+        assert marks.headings(text) == len(_HEADING.findall(text)), text

@@ -3,7 +3,8 @@
 A fingerprint holds everything the offline judge outputs for one row (type, route,
 confidence, reason, the problems' kinds, the evidence's counts), the named signals the
 trainer reads (`vector.signals`, the sure-deliver flag) and a digest over all of it in
-full (quotes, evidence items, problem details). Two judges that agree on every
+full (quotes, evidence items, problem details, and the words the scorer reads,
+`wording.wording`, where the judge has them). Two judges that agree on every
 fingerprint produce identical verdicts and identical training examples.
 
 The module imports only APIs that every version of the offline judge has, so a
@@ -40,14 +41,22 @@ def fingerprint(row_id: str, item: Any) -> dict[str, Any]:
     outcome = classify(f, item.prompt, skill)
     sure = sure_deliver(f, outcome)
     on = sorted(signals(f, item, outcome))
+    try:  # the words the scorer reads (judges since issue 10's wording)
+        from coachloop.judge.rules.wording import wording
+
+        said: list[list[str]] | None = [sorted(part) for part in wording(f, item)]
+    except ImportError:
+        said = None
     ev = verdict.evidence
-    full = {
+    full: dict[str, Any] = {
         "verdict": asdict(verdict),
         "outcome": [outcome.type, outcome.confidence, outcome.reason],
         "outcome_problems": [asdict(p) for p in outcome.problems],
         "sure": sure,
         "signals": on,
     }
+    if said is not None:
+        full["wording"] = said
     digest = hashlib.sha256(
         json.dumps(full, sort_keys=True, ensure_ascii=False).encode()
     ).hexdigest()

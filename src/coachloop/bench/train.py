@@ -1,22 +1,29 @@
 """Training and honestly measuring the offline judge's scorer.
 
-    python -m coachloop.bench.train [--bench-dir DIR] [--out weights.json] [--folds 10]
+    python -m coachloop.bench.train [--bench-dir DIR] [--out weights.json] [--folds 10] [--seeds 3]
 
 Rows: the shared real-message sets (`real.jsonl`, `real_more.jsonl`) and the project's
 authored sets (`tests/data/dev.jsonl`, `holdout.jsonl`, `blind.jsonl`; never
-`blind2.jsonl`, which stays blind). Each row becomes its set of named signals
-(`judge.rules.vector.signals`); a logistic regression over them is fitted in pure
-Python. Cross-validation is grouped by source repository (`groups.source_repo`): no
-repository is in both the fitting and the scoring part, so the out-of-fold figures
-measure what a new repository would see. The continue threshold is a declared design
-constant (`THRESHOLD`: send a stop back only when at least 70 % sure), not fitted. The
-written file holds weights and figures, never a message's text.
+`blind2.jsonl` or later, which stay blind). Each row becomes its set of named signals
+(`judge.rules.vector.signals`) and its wording (`judge.rules.wording`: the words of its
+prose, tail, opening and prompt); a logistic regression over both is fitted in pure
+Python. A word gets a weight only when it occurs in at least `MIN_GROUPS` source
+repositories of the fitting part, so no repository's own vocabulary is learned (nor
+shipped). Deliverable rows weigh `DELIVER_WEIGHT` times a continued one: sending a
+question back is the costlier mistake. Cross-validation is grouped by source repository
+(`groups.source_repo`): no repository is in both the fitting and the scoring part, so
+the out-of-fold figures measure what a new repository would see; `--seeds N` also
+reports the mean over N shuffled fold assignments (586 rows are few). The continue
+threshold is a declared design constant (`THRESHOLD`: send a stop back only when at
+least 70 % sure), not fitted. The written file holds weights and figures, never a
+message's text.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -27,12 +34,15 @@ from coachloop.bench import metrics
 from coachloop.bench.data import BenchRow, find_bench_dir, load_rows
 from coachloop.bench.groups import source_repo
 from coachloop.judge.rules.scorer import WEIGHTS_FILE, Scorer
+from coachloop.judge.rules.wording import EMPTY, PARTS, Wording
 
 REAL_FILES = ("real.jsonl", "real_more.jsonl")
 AUTHORED_FILES = ("dev.jsonl", "holdout.jsonl", "blind.jsonl")
 PROJECT_DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 THRESHOLD = 0.70  # continue only when at least this sure; everything below is delivered
 AUTHORED_WEIGHT = 1.0  # authored rows (clear-cut) weigh as much as real ones
+DELIVER_WEIGHT = 1.3  # a deliverable row weighs more: suppressing it costs the most
+MIN_GROUPS = 3  # a word is learned only when this many source repositories use it
 L2 = 1.0
 EPOCHS = 300
 
@@ -46,10 +56,18 @@ class Example:
     sure: bool  # delivered whatever the score (sure-deliver rules)
     group: str
     weight: float
+    said: Wording = EMPTY
 
     @property
     def target(self) -> int:
         return 1 if self.row.gold_route == "continue" else 0
+
+    def features(self) -> list[str]:
+        """The signal names and the "part:word" names of its wording."""
+        return [
+            *self.on,
+            *(f"{p}:{w}" for p, used in zip(PARTS, self.said, strict=True) for w in used),
+        ]
 
 
 def examples(rows: Sequence[BenchRow], weight: float = 1.0) -> list[Example]:
@@ -59,6 +77,7 @@ def examples(rows: Sequence[BenchRow], weight: float = 1.0) -> list[Example]:
     from coachloop.judge.rules.features import Features
     from coachloop.judge.rules.text import Message
     from coachloop.judge.rules.vector import signals, sure_deliver
+    from coachloop.judge.rules.wording import wording
 
     skills = all_skills(())
     out = []
@@ -73,39 +92,73 @@ def examples(rows: Sequence[BenchRow], weight: float = 1.0) -> list[Example]:
         outcome = classify(f, item.prompt, skill)
         sure = sure_deliver(f, outcome) is not None
         on = frozenset(signals(f, item, outcome))
-        out.append(Example(row, on, sure, source_repo(row), weight))
+        out.append(Example(row, on, sure, source_repo(row), weight, wording(f, item)))
     return out
+
+
+def _common(data: Sequence[Example], rows: list[list[str]]) -> set[str]:
+    """Wording features used in at least `MIN_GROUPS` groups (signal names always count)."""
+    groups: dict[str, set[str]] = {}
+    for ex, names in zip(data, rows, strict=True):
+        for name in names:
+            if ":" in name:
+                groups.setdefault(name, set()).add(ex.group)
+    return {name for name, seen in groups.items() if len(seen) >= MIN_GROUPS}
 
 
 def fit(
     data: Sequence[Example], l2: float = L2, epochs: int = EPOCHS
 ) -> tuple[dict[str, float], float]:
-    """L2-regularised logistic regression by full-batch gradient descent (deterministic)."""
-    names = sorted({name for ex in data for name in ex.on})
+    """L2-regularised logistic regression by full-batch gradient descent (deterministic).
+
+    Weights are keyed by signal name and by "part:word" (see `scorer_of`); a deliverable
+    row's loss counts `DELIVER_WEIGHT` times."""
+    named = [ex.features() for ex in data]
+    common = _common(data, named)
+    named = [[n for n in names if ":" not in n or n in common] for names in named]
+    names = sorted({name for row in named for name in row})
     index = {name: i for i, name in enumerate(names)}
-    rows = [[index[name] for name in ex.on] for ex in data]
-    total = sum(ex.weight for ex in data) or 1.0
+    rows = [[index[name] for name in row] for row in named]
+    columns: list[list[int]] = [[] for _ in names]
+    for r, active in enumerate(rows):
+        for i in active:
+            columns[i].append(r)
+    weight = [ex.weight * (1.0 if ex.target else DELIVER_WEIGHT) for ex in data]
+    target = [ex.target for ex in data]
+    total = sum(weight) or 1.0
     w = [0.0] * len(names)
     b = 0.0
     step = 1.0
     for _ in range(epochs):
-        grad = [0.0] * len(names)
-        grad_b = 0.0
-        for active, ex in zip(rows, data, strict=True):
-            z = b + sum(w[i] for i in active)
+        g = []
+        for active, y, sw in zip(rows, target, weight, strict=True):
+            z = b + sum(map(w.__getitem__, active))
             p = 1.0 / (1.0 + math.exp(-max(min(z, 30.0), -30.0)))
-            g = (p - ex.target) * ex.weight
-            grad_b += g
-            for i in active:
-                grad[i] += g
-        for i in range(len(w)):
-            w[i] -= step * (grad[i] + l2 * w[i]) / total
-        b -= step * grad_b / total
+            g.append((p - y) * sw)
+        for i, col in enumerate(columns):
+            w[i] -= step * (sum(map(g.__getitem__, col)) + l2 * w[i]) / total
+        b -= step * sum(g) / total
     return {name: round(w[i], 4) for name, i in index.items() if abs(w[i]) >= 1e-4}, round(b, 4)
 
 
-def _prob(weights: dict[str, float], bias: float, on: frozenset[str]) -> float:
-    return Scorer(weights, bias).probability(set(on))
+def scorer_of(
+    weights: dict[str, float],
+    bias: float,
+    threshold: float = 0.5,
+    meta: dict[str, object] | None = None,
+) -> Scorer:
+    """A scorer from `fit`'s weights: "part:word" keys go to its wording."""
+    named = {k: v for k, v in weights.items() if ":" not in k}
+    wording: dict[str, dict[str, float]] = {}
+    for key, value in weights.items():
+        if ":" in key:
+            part, word = key.split(":", 1)
+            wording.setdefault(part, {})[word] = value
+    return Scorer(named, bias, threshold, dict(meta or {}), wording)
+
+
+def _prob(scorer: Scorer, ex: Example) -> float:
+    return scorer.probability(set(ex.on), scorer.said_weight(ex.said))
 
 
 def routes(data: Sequence[Example], probs: Sequence[float], threshold: float) -> list[str]:
@@ -115,31 +168,40 @@ def routes(data: Sequence[Example], probs: Sequence[float], threshold: float) ->
     ]
 
 
-def folds(data: Sequence[Example], k: int) -> list[int]:
-    """A fold per example; whole groups per fold, folds balanced by size (deterministic)."""
+def folds(data: Sequence[Example], k: int, seed: int | None = None) -> list[int]:
+    """A fold per example; whole groups per fold, folds balanced by size (deterministic).
+
+    Without `seed`, the largest groups are placed first; with one, the groups come in a
+    shuffled order (another honest assignment, to average over)."""
     sizes: dict[str, int] = {}
     for ex in data:
         sizes[ex.group] = sizes.get(ex.group, 0) + 1
+    order = sorted(sizes, key=lambda g: (-sizes[g], g))
+    if seed is not None:
+        order = sorted(sizes)
+        random.Random(seed).shuffle(order)
     load = [0] * k
     assign: dict[str, int] = {}
-    for group in sorted(sizes, key=lambda g: (-sizes[g], g)):
+    for group in order:
         fold = min(range(k), key=lambda i: load[i])
         assign[group] = fold
         load[fold] += sizes[group]
     return [assign[ex.group] for ex in data]
 
 
-def out_of_fold(data: Sequence[Example], extra: Sequence[Example], k: int) -> list[float]:
+def out_of_fold(
+    data: Sequence[Example], extra: Sequence[Example], k: int, seed: int | None = None
+) -> list[float]:
     """Out-of-fold probabilities of `data`; `extra` (authored rows) joins every fitting
     part and is never scored."""
-    fold_of = folds(data, k)
+    fold_of = folds(data, k, seed)
     probs = [0.0] * len(data)
     for fold in range(k):
         train = [ex for ex, f in zip(data, fold_of, strict=True) if f != fold]
-        weights, bias = fit([*train, *extra])
+        scorer = scorer_of(*fit([*train, *extra]))
         for i, ex in enumerate(data):
             if fold_of[i] == fold:
-                probs[i] = _prob(weights, bias, ex.on)
+                probs[i] = _prob(scorer, ex)
     return probs
 
 
@@ -171,19 +233,38 @@ def load_training(bench_dir: Path) -> tuple[list[Example], list[Example]]:
     return real, load_training_authored()[1]
 
 
-def train(bench_dir: Path, k: int = 10) -> Scorer:
-    """Cross-validate, then fit on everything; the scorer carries the figures."""
+def _rounded(figures: dict[str, float | None]) -> dict[str, float | None]:
+    return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()}
+
+
+def measure(
+    real: Sequence[Example], authored: Sequence[Example], k: int, seed: int | None = None
+) -> dict[str, float | None]:
+    """Grouped out-of-fold figures of `real` for one fold assignment."""
+    return summary(real, routes(real, out_of_fold(real, authored, k, seed), THRESHOLD))
+
+
+def train(bench_dir: Path, k: int = 10, seeds: int = 0) -> Scorer:
+    """Cross-validate (the default folds, and `seeds` shuffled assignments), then fit on
+    everything; the scorer carries the figures."""
     real, authored = load_training(bench_dir)
-    oof = summary(real, routes(real, out_of_fold(real, authored, k), THRESHOLD))
-    weights, bias = fit([*real, *authored])
-    meta = {
+    oof = measure(real, authored, k)
+    meta: dict[str, object] = {
         "trained": date.today().isoformat(),
         "rows": {"real": len(real), "authored": len(authored)},
         "groups": len({ex.group for ex in real}),
-        "out_of_fold": {k: (round(v, 3) if isinstance(v, float) else v) for k, v in oof.items()},
-        "method": "logistic regression over named signals; grouped by source repository",
+        "out_of_fold": _rounded(oof),
     }
-    return Scorer(weights, bias, THRESHOLD, meta)
+    if seeds:
+        runs = [measure(real, authored, k, seed) for seed in range(1, seeds + 1)]
+        mean = {key: sum(float(r[key] or 0.0) for r in runs) / len(runs) for key in oof}
+        mean["rows"] = len(real)
+        meta["out_of_fold_seeds"] = {"seeds": seeds, **_rounded(dict(mean))}
+    meta["method"] = (
+        "logistic regression over named signals and words used in at least "
+        f"{MIN_GROUPS} repositories; grouped by source repository"
+    )
+    return scorer_of(*fit([*real, *authored]), THRESHOLD, meta)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -191,13 +272,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--bench-dir", type=Path, default=None)
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--seeds", type=int, default=0, help="also average N shuffled folds")
     args = parser.parse_args(argv)
     import json
 
-    scorer = train(args.bench_dir or find_bench_dir(), args.folds)
+    scorer = train(args.bench_dir or find_bench_dir(), args.folds, args.seeds)
     args.out.write_text(json.dumps(scorer.to_json(), indent=1, ensure_ascii=False) + "\n")
     print(json.dumps(scorer.meta, indent=1), file=sys.stderr)
-    print(f"threshold {scorer.threshold}; {len(scorer.weights)} weights -> {args.out}")
+    words = sum(len(learned) for learned in scorer.wording.values())
+    print(
+        f"threshold {scorer.threshold}; {len(scorer.weights)} weights, {words} words -> {args.out}"
+    )
     return 0
 
 

@@ -3,8 +3,8 @@
 1. The ordered rules (`classify`) read the message and propose a type and problems.
 2. Sure deliveries: the run broke, the human is asked plainly, something outside the
    agent's control is named (`vector.sure_deliver`), or the rules found an error.
-3. Otherwise the scorer weighs the message's signals; only a probability at or above
-   its threshold sends the agent back. Everything below goes to the human, so an
+3. Otherwise the scorer weighs the message's signals and wording; only a probability at
+   or above its threshold sends the agent back. Everything below goes to the human, so an
    unclear message is never suppressed.
 
 The reason of the outcome names the signals that decided it.
@@ -18,6 +18,7 @@ from coachloop.judge.rules.classify import Outcome
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.scorer import Scorer
 from coachloop.judge.rules.vector import signals, sure_deliver
+from coachloop.judge.rules.wording import wording
 
 
 def _problems_for(on: set[str], outcome: Outcome, f: Features) -> list[Problem]:
@@ -64,12 +65,13 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
         return Outcome(sure, 0.85, why)
 
     on = signals(f, item, outcome)
-    p = scorer.probability(on)
+    lean = scorer.said_weight(wording(f, item))
+    p = scorer.probability(on, lean)
     if p >= scorer.threshold:
-        why = "; ".join(scorer.explain(on, toward_continue=True)) or outcome.reason
+        why = "; ".join(scorer.explain(on, toward_continue=True, lean=lean)) or outcome.reason
         problems = _problems_for(on, outcome, f) if _claims(on) else []
         kind = "a completion claim that does not hold up" if problems else "work still under way"
         return Outcome("status", round(p, 3), f"{kind}: {why}", problems)
     kind = _delivered_type(outcome, on)
-    why = "; ".join(scorer.explain(on, toward_continue=False)) or outcome.reason
+    why = "; ".join(scorer.explain(on, toward_continue=False, lean=lean)) or outcome.reason
     return Outcome(kind, round(1.0 - p, 3), f"for the human: {why}")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from coachloop._lazy import lazy
 from coachloop.core.text import clip as clip_text
+from coachloop.judge.rules.marks import fence_spans
 from coachloop.scan.lazy import LazyPattern
 
 # Past this many characters only the head and the tail are read: a final message's
@@ -18,7 +19,6 @@ from coachloop.scan.lazy import LazyPattern
 MAX_CHARS = 20_000
 _KEEP_HEAD = 8_000
 
-_FENCE = LazyPattern(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[ \t]*$|\Z)", re.M | re.S)
 _INLINE_CODE = LazyPattern(r"`[^`\n]*`")
 _BLOCKQUOTE = LazyPattern(r"^[ \t]*>.*$", re.M)
 _QUOTED = LazyPattern(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|„[^“\n]{1,200}“")
@@ -65,7 +65,7 @@ class Message:
     @lazy
     def fences(self) -> list[tuple[int, int]]:
         """The spans of the fenced blocks (read once for both code and prose)."""
-        return [m.span() for m in _FENCE.finditer(self.text)] if self.fenced else []
+        return fence_spans(self.text) if self.fenced else []
 
     @lazy
     def code_blocks(self) -> list[str]:

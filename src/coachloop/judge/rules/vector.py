@@ -16,6 +16,7 @@ from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
+from coachloop.judge.rules.marks import fence_langs, headings
 from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.scan import Scanner
@@ -40,9 +41,7 @@ _PUSHED = Scanner(
     re.M,
 )
 _DIFF = Scanner(r"^```diff|^<<<<<<< SEARCH", re.M, whole=True)
-_HEADING = Scanner(r"^#{1,4} ", re.M, whole=True)
 _CJK = LazyPattern(r"[\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]")
-_FENCE_OPEN = Scanner(r"^[ \t]*```([\w+-]*)", re.M, whole=True)
 _CODE_LANGS = frozenset(
     {
         "python",
@@ -234,7 +233,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
         "background": bool(BACKGROUND.search(prose)),
-        "headings": "#" in text and len(_HEADING.findall(text)) >= 2,
+        "headings": "#" in text and headings(text) >= 2,
         "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
         "cjk": not text.isascii() and bool(_CJK.search(text[:2000])),  # isascii: O(1)
         "truncated": f.truncated,
@@ -295,8 +294,8 @@ def _has_diff(text: str) -> bool:
 
 
 def _fence_langs(text: str) -> list[str]:
-    """`_FENCE_OPEN.findall(text)`; every fence opening holds ```."""
-    return _FENCE_OPEN.findall(text) if "```" in text else []
+    """The words after the ``` that open lines (`marks.fence_langs`)."""
+    return fence_langs(text) if "```" in text else []
 
 
 def _last_fence_lang(text: str) -> str:
