@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -225,7 +226,7 @@ def test_sqlite_stop_records_live_in_their_events_rows_beside_older_ones(tmp_pat
     path = tmp_path / "old.db"
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
-    for name, sql in MIGRATIONS[:-1]:  # the schema before 0010
+    for name, sql in MIGRATIONS[:-2]:  # the schema before 0010
         db.executescript(sql)
         db.execute("INSERT INTO migrations VALUES (?, 0)", (name,))
     db.execute(
@@ -305,3 +306,29 @@ def test_sqlite_copies_its_wal_from_a_thread_of_its_own(tmp_path: Path) -> None:
     assert not mine.is_alive()
     with SQLiteStore(path) as again:
         assert len(again.list_sessions()) == CHECKPOINT_START
+
+
+def test_sqlite_retention_walks_the_events_in_order(tmp_path: Path) -> None:
+    """Stops' records are cleared in event order from where the last walk stopped, a
+    bounded number of rows at a time; the walk waits at the first record still kept."""
+    from coachloop.store.records import Life
+
+    def life(at: float) -> Any:
+        return lambda decision, state: Life("auto_continue", b"{}", at, state="")
+
+    with SQLiteStore(tmp_path / "c.db") as store:
+        for i in range(6):
+            record_stop(store, StopEvent("s1", text=f"step {i}"), STATUS, life=life(1000.0 + i))
+            record_stop(store, StopEvent("s2", text=f"other {i}"), STATUS)  # no record
+        record_stop(store, StopEvent("s1", text="late"), STATUS, life=life(999.0))
+
+        def saved() -> list[float]:
+            return [x.saved_at for x in store.lifecycle("s1")]
+
+        assert store.trim_lifecycle(1003.0, limit=2) == 2
+        assert saved() == [1002.0, 1003.0, 1004.0, 1005.0, 999.0]
+        assert store.trim_lifecycle(1003.0) == 1  # then 1003.0 is kept: the walk waits
+        assert saved() == [1003.0, 1004.0, 1005.0, 999.0]
+        assert store.trim_lifecycle(2000.0) == 4 and saved() == []
+        assert store.trim_lifecycle(2000.0) == 0
+        assert len(store.timeline("s1")) == 7 and len(store.timeline("s2")) == 6

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from coachloop.store.records import EventRecord, Life
 
 _WBITS, _MEM = 11, 3  # a 2 KB window: set-up costs microseconds, not a quarter millisecond
+_COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)  # built once
 PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
 # starts with "{", so `unpack` tells them apart)
 
@@ -45,15 +46,13 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None
 
     stamp = {} if now is None else {"saved_at": now}
     body = {"session_id": session_id, "event": label, **stamp, **data}
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
+    text = _COMPACT.encode(body)
     clean = redact(text)  # one compiled pass over the whole record
     if clean != text:
         try:
             json.loads(clean)
         except ValueError:  # a replacement crossed the JSON syntax: field by field
-            clean = json.dumps(
-                redact_value(body), ensure_ascii=False, separators=(",", ":"), default=str
-            )
+            clean = _COMPACT.encode(redact_value(body))
     raw = clean.encode()
     if len(raw) <= PLAIN_BYTES:  # a stop's own record: deflating costs more than it saves
         return raw

@@ -75,7 +75,9 @@ _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceba
 _URL = LazyPattern(r"https?://\S+")
 # Every `_COMMIT` match holds seven hex digits in a row (`[0-9a-f]` under re.I matches
 # no character outside `[0-9a-fA-F]`): one quick scan skips the pattern on most texts.
-_HEX_RUN = LazyPattern(r"[0-9a-fA-F]{7}")
+# Written with its first character apart: a pattern that opens on a character class
+# lets `re` skip the characters outside it; one that opens on a repeat does not.
+_HEX_RUN = LazyPattern(r"[0-9a-fA-F][0-9a-fA-F]{6}")
 
 
 # `rc` counts only right before the separator `_EXIT` needs.

@@ -4,7 +4,12 @@ WAL journal, `synchronous=NORMAL` (a committed transaction survives the writer b
 killed), a busy timeout so concurrent processes queue instead of failing, and one
 `BEGIN IMMEDIATE` transaction per event: the session row is read and written under the
 database's write lock, so 32 processes stopping at once serialise cleanly. Opening the file
-(refusing one that is not a SQLite database, WAL, migrations) is `sqlite_file`'s part.
+(refusing one that is not a SQLite database, WAL, migrations) and copying the WAL back
+from a thread of its own (`Checkpointer`) are `sqlite_file`'s part.
+
+A stop's transaction is five statements: the state read (its parse reused while the JSON
+is the same), the session row, the stop's events row with its lifecycle record (migration
+0010), its outbox rows; about 13 WAL pages, each index on a written row one or two more.
 """
 
 from __future__ import annotations
@@ -226,8 +231,9 @@ class SQLiteStore(Store):
             raise StoreError(f"store {self.path}: {exc}") from exc
 
     def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
-        """A bounded delete on the saved-time indexes: rows of the lifecycle table, then
-        stops' records cleared from their events rows (the events stay)."""
+        """A bounded delete: rows of the lifecycle table on their saved_at index, then
+        stops' records cleared from their events rows (the events stay), walking the
+        events in id order from where the last walk stopped (`_trim_events`)."""
         try:
             with self._tx() as db:
                 gone = db.execute(
@@ -235,13 +241,7 @@ class SQLiteStore(Store):
                     " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
                     (saved_before, max(int(limit), 0)),
                 ).rowcount
-                cleared = db.execute(
-                    "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"
-                    " life_state = NULL WHERE id IN (SELECT id FROM events"
-                    " WHERE life_body IS NOT NULL AND life_saved < ? ORDER BY life_saved LIMIT ?)",
-                    (saved_before, max(int(limit) - gone, 0)),
-                ).rowcount
-                return int(gone) + int(cleared)
+                return int(gone) + _trim_events(db, saved_before, max(int(limit) - gone, 0))
         except sqlite3.Error as exc:
             raise StoreError(f"store {self.path}: {exc}") from exc
 
@@ -334,3 +334,43 @@ class SQLiteStore(Store):
         self._checkpoints.close()
         with self._lock:
             self._db.close()
+
+
+WALKED = 4  # events rows read per record cleared, at most (rows of other events pass)
+
+
+def _trim_events(db: sqlite3.Connection, saved_before: float, limit: int) -> int:
+    """Clear at most `limit` stops' lifecycle records saved before `saved_before` from
+    their events rows, in id order from the cursor "life_trimmed" (migration 0011), at
+    most `WALKED * limit` rows read. The walk stops at the first record still kept: one
+    saved later than a record after it (clocks of two processes) keeps that one a little
+    longer. Returns how many were cleared."""
+    if limit <= 0:
+        return 0
+    row = db.execute("SELECT value FROM meta WHERE name = 'life_trimmed'").fetchone()
+    start = last = int(row[0]) if row else 0
+    cleared: list[int] = []
+    for event_id, saved in db.execute(
+        "SELECT id, life_saved FROM events WHERE id > ? ORDER BY id LIMIT ?",
+        (start, WALKED * limit),
+    ).fetchall():
+        if saved is not None and saved >= saved_before:
+            break
+        if saved is not None:
+            cleared.append(event_id)
+        last = event_id
+        if len(cleared) >= limit:
+            break
+    if cleared:
+        db.execute(
+            "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"
+            f" life_state = NULL WHERE id IN ({','.join('?' * len(cleared))})",
+            cleared,
+        )
+    if last != start:
+        db.execute(
+            "INSERT INTO meta (name, value) VALUES ('life_trimmed', ?)"
+            " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+            (last,),
+        )
+    return len(cleared)
