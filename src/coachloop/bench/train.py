@@ -41,10 +41,10 @@ AUTHORED_FILES = ("dev.jsonl", "holdout.jsonl", "blind.jsonl")
 PROJECT_DATA = Path(__file__).resolve().parents[3] / "tests" / "data"
 THRESHOLD = 0.70  # continue only when at least this sure; everything below is delivered
 AUTHORED_WEIGHT = 1.0  # authored rows (clear-cut) weigh as much as real ones
-DELIVER_WEIGHT = 1.3  # a deliverable row weighs more: suppressing it costs the most
+DELIVER_WEIGHT = 1.15  # a deliverable row weighs more: suppressing it costs the most
 MIN_GROUPS = 3  # a word is learned only when this many source repositories use it
 L2 = 1.0
-EPOCHS = 300
+EPOCHS = 150  # stopping early regularises: 300 overfit the words (grouped OOF, 10 seeds)
 
 
 @dataclass(frozen=True, slots=True)

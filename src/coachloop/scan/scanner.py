@@ -7,7 +7,9 @@ search a text, a scanner looks only where an alternative can start: the text's w
 positions of their literal starts, and each candidate is checked there with the
 alternative's own compiled pattern (`pattern.match(text, pos)`, which sees the whole
 text, so word boundaries and lookbehinds read as they would). Alternatives without a
-usable start are run on the whole text, after a check that a literal they need occurs.
+usable start are run on the whole text, after a check that a literal they need occurs;
+so are those that can start at a line start (one `re.search` in C costs less than a
+match tried at every line start).
 `finditer` merges the alternatives' matches exactly as `re` picks them: leftmost start
 first, and at one start the first alternative that matches.
 
