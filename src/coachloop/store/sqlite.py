@@ -336,7 +336,7 @@ class SQLiteStore(Store):
             self._db.close()
 
 
-WALKED = 4  # events rows read per record cleared, at most (rows of other events pass)
+WALKED = 20  # events rows read per record cleared, at most (rows of other events pass)
 
 
 def _trim_events(db: sqlite3.Connection, saved_before: float, limit: int) -> int:
