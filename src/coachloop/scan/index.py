@@ -17,7 +17,6 @@ from operator import itemgetter
 __all__ = [
     "HEAD",
     "Words",
-    "line_starts",
     "needs",
     "non_ascii",
     "occurrences",
@@ -29,7 +28,6 @@ HEAD, LONG_HEAD = 3, 6
 _WORD = re.compile(r"\w+")
 Words = tuple[frozenset[str], frozenset[str]]  # (words, words and their heads)
 _CACHE: dict[str, Words] = {}
-_LINES: dict[str, list[int]] = {}
 _ASCII_BYTES = bytes(range(128))
 _CHARS: dict[str, frozenset[str]] = {}
 _CACHE_SIZE = 64
@@ -105,17 +103,6 @@ def needs(literal: str, word_start: bool) -> tuple[frozenset[str], frozenset[str
             if end - start >= LONG_HEAD:
                 heads.add(literal[start : start + LONG_HEAD])
     return frozenset(whole), frozenset(heads)
-
-
-def line_starts(text: str) -> list[int]:
-    """The positions where a line of `text` starts (0, and after each newline)."""
-    found = _LINES.get(text)
-    if found is None:
-        found = [0, *(i + 1 for i in occurrences(text, "\n"))]
-        if len(_LINES) >= _CACHE_SIZE:
-            _LINES.clear()
-        _LINES[text] = found
-    return found
 
 
 def occurrences(text: str, literal: str) -> list[int]:

@@ -64,7 +64,6 @@ class Scanner:
         "_fold",
         "_full",
         "_indexed",
-        "_lines",
         "_pieces",
         "_plan",
         "_screen",
@@ -87,7 +86,6 @@ class Scanner:
         self.source = "|".join(pieces) if pieces is not None else source
         self.flags = int(flags)  # a plain int: `RegexFlag` arithmetic is slow
         self._fold = bool(self.flags & re.IGNORECASE)
-        self._lines = bool(self.flags & re.MULTILINE)
         self._indexed = indexed
         self._whole = whole
         self._screen: tuple[str, ...] = ()
@@ -174,7 +172,8 @@ class Scanner:
         self, plan: Plan, view: str, hint: index.Words | None
     ) -> Iterator[tuple[int, str | None]]:
         """(piece, literal) pairs worth looking for in `view`; the literal is None for the
-        text's start. Pieces that can start at a line start are left to `_scanned`."""
+        text's start. Pieces that can start at a line start come too: `finditer` skips
+        them, as it searches those whole (`_scanned`)."""
         if plan.keys:
             words, both = hint or index.words(view)
             keyed = plan.words
@@ -196,11 +195,8 @@ class Scanner:
             yield i, None
 
     def _positions(self, anchor: str | None, view: str) -> list[int]:
-        if anchor:
-            return index.occurrences(view, anchor)
-        if anchor is None or not self._lines:
-            return [0]
-        return index.line_starts(view)
+        """Where `anchor` occurs in `view` (overlapping places too); None: the text's start."""
+        return [0] if anchor is None else index.occurrences(view, anchor)
 
     def _scanned(self, plan: Plan, view: str) -> list[int]:
         """The pieces run on the whole text: those without a usable start whose gates are
