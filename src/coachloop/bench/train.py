@@ -6,7 +6,7 @@ Rows: the shared real-message sets (`real.jsonl`, `real_more.jsonl`) and the pro
 authored sets (`tests/data/dev.jsonl`, `holdout.jsonl`, `blind.jsonl`; never
 `blind2.jsonl` or later, which stay blind). Each row becomes its set of named signals
 (`judge.rules.vector.signals`) and its wording (`judge.rules.wording`: the words of its
-prose, tail, opening and prompt); a logistic regression over both is fitted in pure
+prose and of the human's prompt); a logistic regression over both is fitted in pure
 Python. A word gets a weight only when it occurs in at least `MIN_GROUPS` source
 repositories of the fitting part, so no repository's own vocabulary is learned (nor
 shipped). Deliverable rows weigh `DELIVER_WEIGHT` times a continued one: sending a
