@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from coachloop._lazy import lazy
 from coachloop.core.verdict import Evidence
@@ -164,19 +165,10 @@ PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
 def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
     """(asks a question, asks for work, reports an error) for the human's prompt (read
     once per prompt: both the rules and the signals ask)."""
-    if not prompt:
-        return False, False, False
-    found = _PROMPTS.get(prompt)
-    if found is None:
-        if len(_PROMPTS) > 8:
-            _PROMPTS.clear()
-        found = _PROMPTS[prompt] = _prompt_kind(prompt)
-    return found
+    return _prompt_kind(prompt) if prompt else (False, False, False)
 
 
-_PROMPTS: dict[str, tuple[bool, bool, bool]] = {}
-
-
+@lru_cache(maxsize=8)
 def _prompt_kind(prompt: str) -> tuple[bool, bool, bool]:
     head = prompt[:300].lower().strip()
     task = bool(PROMPT_TASK.search(head))

@@ -10,6 +10,7 @@ benchmark's texts.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import MessageType
@@ -307,20 +308,9 @@ def _has_code_lang(text: str) -> bool:
     return any(lang.lower() in _CODE_LANGS for lang in _fence_langs(text)[::2])
 
 
+@lru_cache(maxsize=8)  # both the signals and the sure deliveries ask
 def _repetitive(text: str) -> bool:
     """The same lines over and over: a model stuck in a loop (read once per text)."""
-    found = _REPEATED.get(text)
-    if found is None:
-        if len(_REPEATED) > 8:
-            _REPEATED.clear()
-        found = _REPEATED[text] = _repeats(text)
-    return found
-
-
-_REPEATED: dict[str, bool] = {}
-
-
-def _repeats(text: str) -> bool:
     lines = [s for s in (line.strip() for line in text.split("\n", 400)) if s]
     if len(lines) < 6:
         return False

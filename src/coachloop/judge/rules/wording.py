@@ -15,6 +15,7 @@ sentences or of the opening, as parts of their own, added nothing over the prose
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.features import Features
@@ -27,7 +28,6 @@ Wording = tuple[frozenset[str], frozenset[str]]
 EMPTY: Wording = (frozenset(), frozenset())
 PROMPT_CHARS = 300
 _WORD = re.compile(r"\w+")
-_PROMPTS: dict[str, frozenset[str]] = {}
 
 
 def wording(f: Features, item: JudgeInput) -> Wording:
@@ -36,11 +36,9 @@ def wording(f: Features, item: JudgeInput) -> Wording:
 
 
 def _prompt_words(prompt: str | None) -> frozenset[str]:
-    if not prompt:
-        return frozenset()
-    found = _PROMPTS.get(prompt)
-    if found is None:
-        if len(_PROMPTS) > 8:
-            _PROMPTS.clear()
-        found = _PROMPTS[prompt] = frozenset(_WORD.findall(prompt[:PROMPT_CHARS].lower()))
-    return found
+    return _words_of_prompt(prompt) if prompt else frozenset()
+
+
+@lru_cache(maxsize=8)  # read once per prompt: a session's stops share theirs
+def _words_of_prompt(prompt: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(prompt[:PROMPT_CHARS].lower()))
