@@ -115,6 +115,22 @@ def test_a_text_known_clean_is_scanned_again_once_a_value_is_registered() -> Non
     assert len(redaction._CLEAN) <= redaction.CLEAN_TEXTS  # bounded memory
 
 
+def test_a_secret_written_right_after_another_is_hidden_too() -> None:
+    """One pass sees a secret glued to the end of another only once the first is hidden
+    (`ghp_…` right after a whole `shpat_…`): `redact` passes again until nothing changes,
+    so its output is a fixed point and the memory of clean texts never keeps a secret."""
+    token = "ghp_aBcD1234EfGh5678IjKl9012MnOp3456QrSt"
+    for first in ("shpat_0123456789abcdef0123456789abcdef", "password: hunter2!"):
+        out = redact(first + token)
+        assert "aBcD1234" not in out and redact(out) == out
+    firsts = [fmt.examples[0] for fmt in redaction.CATALOGUE]
+    for a in firsts:
+        for b in firsts:
+            once = redact(a + b)
+            redaction._CLEAN.clear()  # scanned again, not looked up
+            assert redact(once) == once, a + b
+
+
 def test_redact_value_hides_secret_fields_deeply() -> None:
     value = {
         "api_key": "anything",

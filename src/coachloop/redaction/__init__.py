@@ -14,7 +14,9 @@ code reference), so `max_tokens = 4096` or `key = cache_key` stay readable.
 field whose name says it holds a secret. `printable(text)` removes terminal control
 sequences (ANSI CSI/OSC, other escapes, C0/C1 controls but newline and tab), for text an
 agent wrote that is printed on a terminal. Redaction is idempotent: `redact(redact(t)) ==
-redact(t)`. Standard library only (it runs on the hook path); nothing compiles at import.
+redact(t)` (a pass that hid something is followed by another, up to `MAX_PASSES`: a secret
+written right after another one is seen only once the first is hidden). Standard library
+only (it runs on the hook path); nothing compiles at import.
 """
 
 from __future__ import annotations
@@ -64,16 +66,19 @@ _CONTROLS = re.compile(
     r"|\x1b[ -/]*[0-~]?"  # any other escape
     r"|[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]"  # controls, bidi overrides
 )
-_SECRETS: set[str] = set()
+# The `register`ed values and their generation (how many were registered), replaced
+# together under `_LOCK`, never changed in place: a `redact` in another thread reads
+# one consistent pair and iterates a set no one changes.
+_REGISTERED: list[tuple[int, frozenset[str]]] = [(0, frozenset())]
 _LOCK = threading.Lock()
 # Texts `redact` returned lately, with the generation of `register`ed values they were
-# redacted against: its own output is a fixed point (idempotence), so a text redacted at
-# the door and again by the supervisor, or a session's stop record `pack`ed again, is
-# looked up, not scanned again; the least recently used go first.
+# redacted against: only a text a whole pass left unchanged (a fixed point) is kept, so
+# a text redacted at the door and again by the supervisor, or a session's stop record
+# `pack`ed again, is looked up, not scanned again; the least recently used go first.
 _CLEAN: dict[str, int] = {}
-_GENERATION = [0]
 CLEAN_TEXTS = 512  # the memory this takes: at most CLEAN_TEXTS * CLEAN_CHARS characters
 CLEAN_CHARS = 8_192
+MAX_PASSES = 4  # passes of `redact` until nothing more is hidden (two where a secret is)
 
 
 def looks_secret(value: str, *, password: bool = False) -> bool:
@@ -159,30 +164,46 @@ def _replacer(
     return replace
 
 
-def redact(text: str) -> str:
-    """`text` with every catalogued secret and every registered value replaced by
-    `REDACTED` (a name or scheme before a secret is kept). Linear in `len(text)`."""
-    if not text:
-        return text
-    generation = _GENERATION[0]
-    if _CLEAN.get(text) == generation:
-        _CLEAN.pop(text, None)  # used again: the newest now
-        _CLEAN[text] = generation
-        return text
-    for secret in _SECRETS:
+def _pass(text: str, secrets: frozenset[str]) -> str:
+    """`text` with `secrets` and the catalogued formats hidden, once."""
+    for secret in secrets:
         if secret in text:
             text = text.replace(secret, REDACTED)
     active = _active(text)
     if active:
         union, alternatives = _compiled(active)
         text = union.sub(_replacer(text, alternatives), text)
-    if len(text) <= CLEAN_CHARS:
-        _CLEAN[text] = generation
-        if len(_CLEAN) > CLEAN_TEXTS:
-            # the oldest goes (another thread may have taken it already)
-            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-                del _CLEAN[next(iter(_CLEAN))]
     return text
+
+
+def redact(text: str) -> str:
+    """`text` with every catalogued secret and every registered value replaced by
+    `REDACTED` (a name or scheme before a secret is kept). Linear in `len(text)`: one
+    pass, and another after each that hid something (`MAX_PASSES` at most)."""
+    if not text:
+        return text
+    generation, secrets = _REGISTERED[0]
+    if _CLEAN.get(text) == generation:
+        _CLEAN.pop(text, None)  # used again: the newest now
+        _CLEAN[text] = generation
+        return text
+    for _ in range(MAX_PASSES):
+        hidden = _pass(text, secrets)
+        if hidden == text:  # a fixed point: redacting it again changes nothing
+            _remember(text, generation)
+            return text
+        text = hidden
+    return text
+
+
+def _remember(text: str, generation: int) -> None:
+    if len(text) > CLEAN_CHARS:
+        return
+    _CLEAN[text] = generation
+    while len(_CLEAN) > CLEAN_TEXTS:  # a loop: another thread may have added one too
+        # the oldest goes (another thread may have taken it or changed the memory)
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+            del _CLEAN[next(iter(_CLEAN))]
 
 
 def register(secret: str) -> None:
@@ -190,8 +211,9 @@ def register(secret: str) -> None:
     Values shorter than 8 characters are ignored (they would hide ordinary words)."""
     if secret and len(secret) >= 8:
         with _LOCK:
-            _SECRETS.add(secret)
-            _GENERATION[0] += 1  # texts known clean may hold it: scanned again
+            generation, secrets = _REGISTERED[0]
+            # a new generation: the texts known clean may hold it, so they are scanned again
+            _REGISTERED[0] = (generation + 1, secrets | {secret})
 
 
 _SECRET_FIELD = re.compile(

@@ -42,11 +42,19 @@ def fence_langs(text: str) -> list[str]:
     return found
 
 
-def _next_opening(text: str, pos: int) -> tuple[int, str, int] | None:
+def _next_opening(text: str, pos: int, ahead: dict[str, int]) -> tuple[int, str, int] | None:
     """The first line at or after `pos` that opens a fence: (its start, the mark, where
-    the block's body starts). An opening line needs a newline after it."""
+    the block's body starts). An opening line needs a newline after it.
+
+    `ahead`: where each mark was last found (-1: nowhere further), kept by the caller
+    across calls; a mark is looked for again only once `pos` has passed it, so a mark
+    the text lacks is not searched for again on every line or block (linear, as the
+    regex is)."""
     while True:
-        found = [(at, mark) for mark in _MARKS if (at := text.find(mark, pos)) != -1]
+        for mark, at in ahead.items():
+            if -1 < at < pos:
+                ahead[mark] = text.find(mark, pos)
+        found = [(at, mark) for mark, at in ahead.items() if at != -1]
         if not found:
             return None
         at, mark = min(found)
@@ -77,7 +85,8 @@ def fence_spans(text: str) -> list[tuple[int, int]]:
     line (or of the text), the next one looked for after it."""
     spans: list[tuple[int, int]] = []
     pos = 0
-    while (opening := _next_opening(text, pos)) is not None:
+    ahead = {mark: text.find(mark) for mark in _MARKS}
+    while (opening := _next_opening(text, pos, ahead)) is not None:
         start, mark, body = opening
         pos = _closing(text, mark, body)
         spans.append((start, pos))
