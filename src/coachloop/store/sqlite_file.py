@@ -172,7 +172,8 @@ class Checkpointer:
         """Count a commit and wake the thread; True when this call started it (the caller
         then raises its connection's automatic checkpoint to `SAFETY_PAGES`)."""
         if self._thread is not None:
-            self._wake.set()
+            if not self._wake.is_set():  # set() takes a lock and notifies: not at every commit
+                self._wake.set()
             return False
         self._commits += 1
         if self._commits < CHECKPOINT_START or self._closing.is_set():
