@@ -4,11 +4,15 @@
     python benchmarks/judge_equivalence.py check  REF.jsonl FILE.jsonl... [--tree SRC] [--mutate N]
 
 The project's own fixture (tests/data/judge_fingerprints.jsonl, checked by
-tests/test_judge_equivalence.py) was recorded with the judge of commit e986ed5:
+tests/test_judge_equivalence.py) was first recorded with the judge of commit e986ed5 and
+again whenever verdicts moved on purpose (the test's docstring lists when; last 6b5c6f3):
 
-    git archive e986ed5 src | tar -x -C /tmp/ref
+    git archive REV src | tar -x -C /tmp/ref
     python benchmarks/judge_equivalence.py record tests/data/judge_fingerprints.jsonl \
         tests/data/{dev,holdout,blind,blind2}.jsonl --tree /tmp/ref/src --compact
+
+FILE.jsonl are labelled sets (`coachloop.bench.data`): a fingerprint file is not one, so
+a glob such as tests/data/*.jsonl must leave judge_fingerprints.jsonl out.
 
 `record` writes one fingerprint per row (`coachloop.bench.fingerprint`: no message text,
 only the verdict's fields, signal names and a digest); `check` recomputes them and lists
