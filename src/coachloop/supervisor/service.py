@@ -51,6 +51,7 @@ log = logging.getLogger("coachloop.supervisor")
 # A stop's fields its record keeps elsewhere: text and time in its timeline record, its
 # id (one per hook call) as the committed state's `last_stop_id`.
 _IN_THE_RECORD = ("text", "timestamp", "stop_id")
+_STOP_CONTEXT = tuple(n for n in StopEvent.__dataclass_fields__ if n not in _IN_THE_RECORD)
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 
 
@@ -188,7 +189,7 @@ class Supervisor(Maintained, HumanDoor):
             # What the stop's timeline record and its state do not hold already: the
             # stop's context (its text, verdict, decision and time are in the record; the
             # time saved beside the body), the same text for a session's stops.
-            stop = {k: v for k, v in event.to_dict().items() if k not in _IN_THE_RECORD}
+            stop = {name: getattr(event, name) for name in _STOP_CONTEXT}
             try:
                 body = pack(event.session_id, label, {"stop": stop}, None)
                 return Life(label, body, now, state=COMMITTED_STATE)
