@@ -17,7 +17,7 @@ from coachloop.config import ConfigError, home
 from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import Verdict
-from coachloop.snapshot_pack import unpack, whole
+from coachloop.snapshot_pack import pack, unpack, whole
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Policy, Supervisor, lifecycle
 
@@ -238,3 +238,15 @@ def test_maintenance_runs_the_watchdog_and_cleans_stale_sessions(tmp_path: Path)
     assert done.stale is not None and done.stale.abandoned == ["quiet"]
     assert sup.reads.get_session("quiet").status == "abandoned"
     sup.close()
+
+
+def test_a_record_packed_again_is_redacted_again_once_a_value_is_registered() -> None:
+    from coachloop import redaction
+
+    stop = {"cwd": "/srv/b4c0n-r3g1st3r-me-42", "kind": "Stop"}
+    first = pack("s1", "auto_continue", {"stop": stop}, None)
+    assert pack("s1", "auto_continue", {"stop": stop}, None) == first  # packed once
+    assert unpack(first)["stop"]["cwd"] == "/srv/b4c0n-r3g1st3r-me-42"
+    redaction.register("b4c0n-r3g1st3r-me-42")
+    again = unpack(pack("s1", "auto_continue", {"stop": stop}, None))
+    assert again["stop"]["cwd"] == f"/srv/{redaction.REDACTED}"

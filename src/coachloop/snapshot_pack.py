@@ -21,6 +21,7 @@ anywhere else); when a replacement would break the JSON, it is redacted field by
 
 from __future__ import annotations
 
+import contextlib
 import json
 import zlib
 from collections.abc import Iterable, Mapping
@@ -33,6 +34,13 @@ if TYPE_CHECKING:
 
 _WBITS, _MEM = 11, 3  # a 2 KB window: set-up costs microseconds, not a quarter millisecond
 _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)  # built once
+# The records packed lately (their JSON before redaction -> the redaction generation and
+# the packed bytes): a session's stops make the same record over and over (its times and
+# ids are kept beside it), and the texts `redact` remembers are crowded out by agents'
+# messages. At most PACKED_RECORDS * PACKED_CHARS characters.
+_PACKED: dict[str, tuple[int, bytes]] = {}
+PACKED_RECORDS = 1024
+PACKED_CHARS = 2048
 PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
 # starts with "{", so `unpack` tells them apart)
 
@@ -41,12 +49,29 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None
     """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated.
     `now` None: no "saved_at" in the body (a stop's record: it is kept beside the body,
     `Life.saved_at`, and `whole` puts it back), so that the bodies of a session's stops
-    are the same text and `redact` knows them clean (see `coachloop.redaction`)."""
-    from coachloop.redaction import redact, redact_value
+    are the same text: packed once while no value is `register`ed meanwhile (`_PACKED`)."""
+    from coachloop.redaction import generation
 
     stamp = {} if now is None else {"saved_at": now}
     body = {"session_id": session_id, "event": label, **stamp, **data}
     text = _COMPACT.encode(body)
+    current = generation()  # before redacting: a value registered meanwhile makes it stale
+    known = _PACKED.get(text)
+    if known is not None and known[0] == current:
+        return known[1]  # the same record as lately: packed already
+    packed = _packed(text, body)
+    if len(text) <= PACKED_CHARS:
+        _PACKED[text] = (current, packed)
+        while len(_PACKED) > PACKED_RECORDS:  # the oldest go (a loop: other threads add too)
+            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+                del _PACKED[next(iter(_PACKED))]
+    return packed
+
+
+def _packed(text: str, body: Mapping[str, Any]) -> bytes:
+    """`text` (the JSON of `body`) redacted, encoded, deflated past `PLAIN_BYTES`."""
+    from coachloop.redaction import redact, redact_value
+
     clean = redact(text)  # one compiled pass over the whole record
     if clean != text:
         try:

@@ -39,6 +39,7 @@ __all__ = [
     "Format",
     "LogFilter",
     "entropy",
+    "generation",
     "looks_secret",
     "printable",
     "redact",
@@ -214,6 +215,12 @@ def register(secret: str) -> None:
             generation, secrets = _REGISTERED[0]
             # a new generation: the texts known clean may hold it, so they are scanned again
             _REGISTERED[0] = (generation + 1, secrets | {secret})
+
+
+def generation() -> int:
+    """How many values were `register`ed so far: a text `redact` left as it was at one
+    generation may hold a secret at the next (for callers that remember clean texts)."""
+    return _REGISTERED[0][0]
 
 
 _SECRET_FIELD = re.compile(
