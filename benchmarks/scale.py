@@ -4,14 +4,17 @@
     python benchmarks/scale.py --levels 10000,100000 --rss-stops 10000 --json out.json
 
 Per level (events; sessions = events / 10), a SQLite store is pre-filled fast through its
-own schema (`dashboard_fill.fill`, plus one lifecycle record per stop, packed as the
-supervisor packs them), then, with the supervisor the daemon uses (`Supervisor.on_stop`:
-one transaction with the stop's lifecycle record; the judge's own time is not included):
+own schema (`scale_maint.prefill`: one lifecycle record per stop in its events row, packed
+as the supervisor packs them, `--upgraded`: in the old lifecycle table; and maintenance
+work due of every kind, `--due-every`), then, with the supervisor the daemon uses
+(`Supervisor.on_stop`: one transaction with the stop's lifecycle record; the judge's own
+time is not included):
 - per-stop p50/p99 over `--stops` stops on existing sessions, and the ratio to an empty
   store measured in the same run;
-- the worst single stop (and p99) while maintenance is due: a background thread runs the
-  daemon's upkeep (`Supervisor.maintain` steps, the watchdog walk always due: alerts,
-  abandoned and forgotten sessions, retention deletes) while the stops are made;
+- the worst single stop (and p99) over one full maintenance pass: a background thread runs
+  `Supervisor.maintain` steps (the watchdog walk over every session: alerts, abandoned and
+  forgotten sessions; retention: snapshot files, outbox rows, records) `--pause` apart
+  until the pass ends, while stops are made without a break; the steps of each kind;
 - `coachloop sessions` (first page) and `coachloop show` of a 1,000-stop session, in
   process (what the command does after its imports);
 - bytes on disk per event, all included (database, WAL, lifecycle records; no files);
@@ -34,7 +37,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from pathlib import Path
@@ -42,17 +44,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from dashboard_fill import LONG_ID, fill
+from dashboard_fill import LONG_ID
+from scale_maint import TEXT, maintenance_window, prefill
 
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
-from coachloop.snapshot_pack import pack
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Supervisor
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
 ASK = Verdict("question", 0.9, "asks", "rules")
-TEXT = "Running the migration now; 14 of 40 files done, the parser needs a second pass. " * 6
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -60,53 +61,16 @@ def _pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round((len(ordered) - 1) * q / 100))]
 
 
-def _prefill(path: Path, events: int) -> float:
-    """The store at `path`: `events` events over `events // 10` sessions, and one
-    lifecycle record per stop (a typical record, packed once)."""
-    started = time.perf_counter()
-    fill(path, sessions=max(events // 10, 2), events=events, long_stops=1000)
-    blob = pack(
-        "bench",
-        "auto_continue",
-        {"stop": {"text": TEXT}, "verdict": {"type": "status"}, "state": {"status": "running"}},
-        time.time(),
-    )
-    db = sqlite3.connect(path, isolation_level=None)
-    db.execute("PRAGMA synchronous = OFF")
-    db.execute(
-        "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body)"
-        " SELECT session_id, id, 'auto_continue', ts, ? FROM events WHERE kind = 'stop'",
-        (blob,),
-    )
-    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    db.close()
-    return time.perf_counter() - started
+def _stop(sup: Supervisor, sids: list[str], i: int, rng: random.Random) -> float:
+    """One stop on a random session of `sids`; its milliseconds."""
+    event = StopEvent(rng.choice(sids), text=f"{TEXT} step {i}", agent="claude-code")
+    start = time.perf_counter()
+    sup.on_stop(event, ASK if i % 7 == 0 else STATUS)
+    return (time.perf_counter() - start) * 1000
 
 
 def _stops(sup: Supervisor, sids: list[str], n: int, rng: random.Random) -> list[float]:
-    out = []
-    for i in range(n):
-        event = StopEvent(rng.choice(sids), text=f"{TEXT} step {i}", agent="claude-code")
-        start = time.perf_counter()
-        sup.on_stop(event, ASK if i % 7 == 0 else STATUS)
-        out.append((time.perf_counter() - start) * 1000)
-    return out
-
-
-class _Upkeep(threading.Thread):
-    """The daemon's upkeep loop (`coachloop.server.upkeep`) on one supervisor."""
-
-    def __init__(self, sup: Supervisor) -> None:
-        super().__init__(daemon=True)
-        self.sup, self.stop, self.steps, self.worst = sup, threading.Event(), 0, 0.0
-
-    def run(self) -> None:
-        while not self.stop.is_set():
-            start = time.perf_counter()
-            self.sup.maintain()
-            self.worst = max(self.worst, (time.perf_counter() - start) * 1000)
-            self.steps += 1
-            self.stop.wait(0.05 if self.sup.maintaining else 1.0)
+    return [_stop(sup, sids, i, rng) for i in range(n)]
 
 
 def _cli_ms(args: list[str]) -> float:
@@ -125,30 +89,28 @@ def _disk(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
-def level(events: int, folder: Path, stops: int, baseline: float | None) -> dict[str, Any]:
+def level(
+    events: int, folder: Path, stops: int, baseline: float | None, maint: argparse.Namespace
+) -> dict[str, Any]:
     """Every per-level figure for a store of `events` events."""
     path = folder / f"scale-{events}.db"
-    took = _prefill(path, events)
+    started = time.perf_counter()
+    due = max(maint.due_min, events // maint.due_every)
+    sids = prefill(path, events, due, upgraded=maint.upgraded)
     rng = random.Random(events)
     with sqlite3.connect(path) as db:
-        sids = [r[0] for r in db.execute("SELECT session_id FROM sessions")]
-    out: dict[str, Any] = {"events": events, "sessions": len(sids), "fill_s": round(took, 1)}
+        sessions = db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+    out: dict[str, Any] = {"events": events, "sessions": sessions, "due_per_kind": due}
+    out["fill_s"] = round(time.perf_counter() - started, 1)
     out["bytes_per_event"] = round(_disk(path) / events)
-    sup = Supervisor(SQLiteStore(path), watchdog_interval=0.0, cleanup_interval=0.0)
+    sup = Supervisor(SQLiteStore(path), snapshot_root=folder / f"snapshots-{events}")
     try:
         quiet = _stops(sup, sids, stops, rng)
         out["stop_p50_ms"], out["stop_p99_ms"] = _pct(quiet, 50), _pct(quiet, 99)
         out["quiet_worst_stop_ms"] = max(quiet)  # the machine's own noise, for comparison
         if baseline:
             out["p50_vs_empty"] = round(out["stop_p50_ms"] / baseline, 2)
-        upkeep = _Upkeep(sup)
-        upkeep.start()
-        busy = _stops(sup, sids, stops, rng)
-        upkeep.stop.set()
-        upkeep.join()
-        out["maint_worst_stop_ms"] = max(busy)
-        out["maint_p99_ms"] = _pct(busy, 99)
-        out["maint_steps"], out["maint_worst_step_ms"] = upkeep.steps, upkeep.worst
+        out |= maintenance_window(sup, lambda i: _stop(sup, sids, i, rng), maint.pause, maint.cap)
     finally:
         sup.close()
     _cli_ms(["sessions", "--store", str(path), "--limit", "1"])  # the command's own imports
@@ -229,6 +191,11 @@ def main() -> int:
     ap.add_argument("--rate", type=int, default=3000, help="decisions for decisions/s")
     ap.add_argument("--rss-stops", type=int, default=50_000, help="0 skips the RSS runs")
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/0", help="'' skips Redis")
+    ap.add_argument("--due-every", type=int, default=200, help="events per due item of a kind")
+    ap.add_argument("--due-min", type=int, default=100, help="due items of each kind, at least")
+    ap.add_argument("--pause", type=float, default=0.01, help="seconds between maintain steps")
+    ap.add_argument("--cap", type=float, default=300.0, help="seconds a pass may take")
+    ap.add_argument("--upgraded", action="store_true", help="records in the lifecycle table")
     ap.add_argument("--json", type=Path, default=None, help="also write the figures here")
     ap.add_argument("--rss-worker", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -241,7 +208,7 @@ def main() -> int:
         empty = level_empty(folder, args.stops)
         report["empty_stop_p50_ms"] = empty
         for events in (int(x) for x in args.levels.split(",") if x):
-            report["levels"].append(level(events, folder, args.stops, empty))
+            report["levels"].append(level(events, folder, args.stops, empty, args))
             _print_level(report["levels"][-1])
         with_life, without = [], []
         for _ in range(3):  # interleaved: machine load hits both alike; best of 3
@@ -290,13 +257,21 @@ def _print_level(row: dict[str, Any]) -> None:
         f"{row['events']:>9,} events {row['sessions']:>7,} sessions (filled in {row['fill_s']} s)"
         f" | stop p50 {row['stop_p50_ms']:.2f} ms (x{row.get('p50_vs_empty', 0):.2f} empty)"
         f" p99 {row['stop_p99_ms']:.2f} worst {row['quiet_worst_stop_ms']:.1f}"
-        f" | maintenance due: worst stop "
-        f"{row['maint_worst_stop_ms']:.1f} ms, p99 {row['maint_p99_ms']:.2f} "
-        f"({row['maint_steps']} steps, worst step {row['maint_worst_step_ms']:.1f} ms)"
+        f" | full maintenance pass ({row['maint_seconds']} s, {row['maint_stops']:,} stops"
+        f"{'' if row['maint_complete'] else ', INCOMPLETE'}): worst stop"
+        f" {row['maint_worst_stop_ms']:.1f} ms, p99 {row['maint_p99_ms']:.2f}"
+        f" ({row['maint_steps']} steps, worst step {row['maint_worst_step_ms']:.1f} ms;"
+        f" steps/rows by kind {_kinds(row)}; as long without maintenance: worst"
+        f" {row['window_quiet_worst_ms']:.1f} ms, p99 {row['window_quiet_p99_ms']:.2f})"
         f" | sessions {row['sessions_page_ms']:.0f} ms, show {row['show_1000_ms']:.0f} ms"
         f" | {row['bytes_per_event']:,} B/event",
         flush=True,
     )
+
+
+def _kinds(row: dict[str, Any]) -> str:
+    steps, rows = row["maint_kind_steps"], row["maint_kind_rows"]
+    return " ".join(f"{k} {steps[k]}/{rows[k]}" for k in steps)
 
 
 if __name__ == "__main__":

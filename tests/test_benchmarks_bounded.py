@@ -3,6 +3,7 @@ and whatever it started is stopped with it."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -75,3 +76,27 @@ def test_store_bench_without_redis_reports_the_skip_and_ends() -> None:
     assert "skipped  Redis, 1 worker:" in done.stdout and "cannot reach Redis" in done.stdout
     assert "SQLite, 1 process" in done.stdout
     assert "Traceback" not in done.stdout + done.stderr
+
+
+def test_scale_runs_a_full_maintenance_pass_against_stops(tmp_path: Path) -> None:
+    """scale.py's maintenance window covers one whole pass: every kind of step ran and
+    all the work the prefill made due was done, while stops went on."""
+    out = tmp_path / "scale.json"
+    args = ["--levels", "2000", "--stops", "50", "--rate", "100", "--rss-stops", "0"]
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "scale.py"), *args, "--json", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    (row,) = json.loads(out.read_text())["levels"]
+    assert row["maint_complete"] and row["maint_stops"] > 0
+    assert all(n >= 1 for n in row["maint_kind_steps"].values()), row["maint_kind_steps"]
+    rows, due = row["maint_kind_rows"], row["due_per_kind"]
+    sessions = min(due, row["sessions"] // 5)  # each kind of due session
+    assert rows["records"] == rows["outbox"] == due
+    assert rows["forget"] == rows["abandon"] == sessions
+    assert rows["alert"] == 2 * sessions  # the abandoned ones and the silent ones
+    assert rows["files"] == 50
