@@ -336,31 +336,36 @@ class SQLiteStore(Store):
             self._db.close()
 
 
-WALKED = 20  # events rows read per record cleared, at most (rows of other events pass)
-
-
 def _trim_events(db: sqlite3.Connection, saved_before: float, limit: int) -> int:
     """Clear at most `limit` stops' lifecycle records saved before `saved_before` from
-    their events rows, in id order from the cursor "life_trimmed" (migration 0011), at
-    most `WALKED * limit` rows read. The walk stops at the first record still kept: one
-    saved later than a record after it (clocks of two processes) keeps that one a little
-    longer. Returns how many were cleared."""
+    their events rows, in id order from the cursor "life_trimmed" (migration 0011).
+    SQLite passes over the rows without a record itself: a run of them (stops recorded
+    while snapshots were off) is read once, then the cursor is past it; so fewer than
+    `limit` cleared means none is left before the first record kept (`maintain` stops
+    there). The walk stops at that record: one saved later than a record after it
+    (clocks of two processes) keeps that one a little longer. Returns how many were
+    cleared."""
     if limit <= 0:
         return 0
     row = db.execute("SELECT value FROM meta WHERE name = 'life_trimmed'").fetchone()
-    start = last = int(row[0]) if row else 0
+    start = int(row[0]) if row else 0
     cleared: list[int] = []
+    kept: int | None = None
     for event_id, saved in db.execute(
-        "SELECT id, life_saved FROM events WHERE id > ? ORDER BY id LIMIT ?",
-        (start, WALKED * limit),
+        "SELECT id, life_saved FROM events WHERE id > ? AND life_saved IS NOT NULL"
+        " ORDER BY id LIMIT ?",
+        (start, limit),
     ).fetchall():
-        if saved is not None and saved >= saved_before:
+        if saved >= saved_before:
+            kept = event_id
             break
-        if saved is not None:
-            cleared.append(event_id)
-        last = event_id
-        if len(cleared) >= limit:
-            break
+        cleared.append(event_id)
+    if kept is not None:
+        last = kept - 1
+    elif len(cleared) >= limit:
+        last = cleared[-1]
+    else:  # none left: every row is read (in the write transaction: none is added)
+        last = max(start, int(db.execute("SELECT max(id) FROM events").fetchone()[0] or 0))
     if cleared:
         db.execute(
             "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"
