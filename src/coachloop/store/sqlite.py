@@ -18,6 +18,7 @@ import json
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -70,6 +71,9 @@ class SQLiteStore(Store):
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
         self._checkpoints = Checkpointer(self.path, timeout)
+        # A store dropped without `close` ends its thread (which holds no reference to
+        # the store) and the thread's connection too; never waited for at exit.
+        weakref.finalize(self, self._checkpoints.stop).atexit = False
         self._states: dict[str, tuple[str, SessionState]] = {}  # see `_parsed`
 
     @contextmanager

@@ -207,9 +207,13 @@ class Checkpointer:
         finally:
             db.close()
 
-    def close(self) -> None:
-        """Stop the thread (after the checkpoint under way, if any)."""
+    def stop(self) -> None:
+        """Tell the thread to end (it closes its connection), without waiting for it."""
         self._closing.set()
         self._wake.set()
-        if self._thread is not None:
+
+    def close(self) -> None:
+        """Stop the thread (after the checkpoint under way, if any)."""
+        self.stop()
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=self._timeout)
