@@ -245,7 +245,7 @@ def test_a_record_packed_again_is_redacted_again_once_a_value_is_registered() ->
 
     stop = {"cwd": "/srv/b4c0n-r3g1st3r-me-42", "kind": "Stop"}
     first = pack("s1", "auto_continue", {"stop": stop}, None)
-    assert pack("s1", "auto_continue", {"stop": stop}, None) == first  # packed once
+    assert pack("s1", "auto_continue", {"stop": stop}, None) is first  # packed once
     assert unpack(first)["stop"]["cwd"] == "/srv/b4c0n-r3g1st3r-me-42"
     redaction.register("b4c0n-r3g1st3r-me-42")
     again = unpack(pack("s1", "auto_continue", {"stop": stop}, None))
