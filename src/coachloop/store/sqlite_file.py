@@ -178,8 +178,13 @@ class Checkpointer:
         self._commits += 1
         if self._commits < CHECKPOINT_START or self._closing.is_set():
             return False
-        self._thread = threading.Thread(target=self._run, name="coachloop-wal", daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=self._run, name="coachloop-wal", daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had (a process limit): the commit stands,
+            self._closing.set()  # and SQLite's own automatic checkpoints go on
+            return False
+        self._thread = thread
         self._wake.set()
         return True
 
