@@ -20,7 +20,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -82,12 +82,22 @@ class SQLiteStore(Store):
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._abandon()
                 raise
-            self._db.execute("COMMIT")
             if self._checkpoints.committed():  # copied from the WAL by its thread now
                 self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
+
+    def _abandon(self) -> None:
+        """Roll back what a failed transaction left open. A COMMIT that fails (a deferred
+        constraint, SQLITE_BUSY) keeps its transaction open, and SQLite may already have
+        rolled back on its own (SQLITE_FULL, an I/O error): either way the connection is
+        out of any transaction afterwards, so the next stop can begin its own. The error
+        that made it fail is the one raised, never one from the rollback."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
