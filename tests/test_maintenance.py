@@ -190,3 +190,29 @@ def test_lifecycle_records_on_both_backends(store_spec: Any) -> None:
         assert sup.reads.lifecycle("a") == []
     finally:
         sup.close()
+
+
+def test_maintain_clears_every_record_past_retention_after_a_run_of_other_events(
+    tmp_path: Path,
+) -> None:
+    """`coachloop maintain` runs retention to the end: stops without a record (recorded
+    while snapshots were off) before an expired one do not end the trim with it kept."""
+    clock = [T0]
+    path = tmp_path / "c.db"
+    with SQLiteStore(path) as store:  # no records: 60 times the step's batch of budget 1
+        for i in range(60):
+            record_stop(store, StopEvent("quiet", text=f"step {i}", timestamp=T0), STATUS)
+    sup = Supervisor(SQLiteStore(path), retention_days=1, clock=lambda: clock[0])
+    try:
+        sup.on_stop(StopEvent("a", text="working", timestamp=T0), STATUS)
+        clock[0] = T0 + 3 * 86_400
+        sup.on_stop(StopEvent("a", text="still working", timestamp=clock[0]), STATUS)
+        assert len(sup.reads.lifecycle("a")) == 2
+        assert sup.maintain_all(budget=1).records == 1  # the expired one, not the new one
+        lives = sup.reads.lifecycle("a")  # the new stop's, and the watchdog's alert's
+        stop, alert = sup.reads.timeline("a")[1:]  # the events stay, the first stop's too
+        assert [(x.event_id, x.saved_at) for x in lives][:1] == [(stop.id, clock[0])]
+        assert {x.saved_at for x in lives} == {clock[0]} and alert.kind == "alert"
+        assert len(sup.reads.timeline("quiet")) == 60
+    finally:
+        sup.close()

@@ -308,6 +308,52 @@ def test_sqlite_copies_its_wal_from_a_thread_of_its_own(tmp_path: Path) -> None:
         assert len(again.list_sessions()) == CHECKPOINT_START
 
 
+def test_sqlite_store_dropped_without_close_ends_its_checkpoint_thread(tmp_path: Path) -> None:
+    """The checkpoint thread does not outlive a store no one closed (nor keep its file
+    open): stores opened and dropped many times leak no thread."""
+    import gc
+    import threading
+    import time
+
+    from coachloop.store.sqlite_file import CHECKPOINT_START
+
+    def threads() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if t.name == "coachloop-wal"}
+
+    before, started = threads(), set()
+    for _ in range(3):
+        store = SQLiteStore(tmp_path / "c.db")
+        for i in range(CHECKPOINT_START):
+            record_stop(store, StopEvent(f"s{i}", text="x"), STATUS)
+        started |= threads() - before
+        del store
+    gc.collect()
+    deadline = time.monotonic() + 5
+    while any(t.is_alive() for t in started) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(started) == 3 and not any(t.is_alive() for t in started)
+
+
+def test_sqlite_commits_stand_when_no_checkpoint_thread_can_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A process that may start no more threads still records every stop: the stop
+    whose commit would start the checkpoint thread returns its decision, not an error."""
+    import threading
+
+    from coachloop.store.sqlite_file import CHECKPOINT_START
+
+    def refused(thread: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    with SQLiteStore(tmp_path / "c.db") as store:
+        monkeypatch.setattr(threading.Thread, "start", refused)
+        for i in range(CHECKPOINT_START + 2):
+            assert record_stop(store, StopEvent(f"s{i}", text="x"), STATUS).event_id > 0
+        monkeypatch.undo()
+        assert len(store.list_sessions()) == CHECKPOINT_START + 2
+
+
 def test_sqlite_retention_walks_the_events_in_order(tmp_path: Path) -> None:
     """Stops' records are cleared in event order from where the last walk stopped, a
     bounded number of rows at a time; the walk waits at the first record still kept."""

@@ -142,3 +142,34 @@ def test_a_writer_killed_mid_stream_loses_no_acknowledged_event(store_spec: Any)
         ).event_id > max(acked)
     finally:
         store.close()
+
+
+def test_a_commit_that_fails_leaves_the_store_usable(tmp_path: Any) -> None:
+    """A COMMIT that fails keeps its transaction open in SQLite (here a deferred
+    constraint; SQLITE_BUSY does the same): the store rolls it back, so the stop after
+    it commits instead of failing with "cannot start a transaction within a transaction"."""
+    import pytest
+
+    from coachloop.store import StoreError
+    from coachloop.store.sqlite import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "coachloop.db")
+    db = store._db  # the store's own connection: the failure must happen inside its COMMIT
+    db.execute("PRAGMA foreign_keys = ON")
+    db.execute("CREATE TEMP TABLE parent (id INTEGER PRIMARY KEY)")
+    db.execute(
+        "CREATE TEMP TABLE child (pid INTEGER REFERENCES parent(id) DEFERRABLE INITIALLY DEFERRED)"
+    )
+
+    def orphan(state: object) -> tuple[None, str]:
+        db.execute("INSERT INTO temp.child VALUES (1)")  # fails only when committed
+        return None, "done"
+
+    with pytest.raises(StoreError, match="FOREIGN KEY"):
+        store.transact("s1", orphan)
+    assert not db.in_transaction
+    status = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
+    result = record_stop(store, StopEvent("s1", text="step 1 of 3", project="/p"), status)
+    assert result.event_id > 0
+    assert [e.kind for e in store.timeline("s1")] == ["stop"]
+    store.close()

@@ -235,3 +235,81 @@ def test_an_unreadable_old_store_is_left_alone_and_the_hook_still_records(tmp_pa
     assert old.read_text() == "my notes, not a database\n"  # untouched, not renamed
     res = CliRunner().invoke(cli, ["upgrade", str(project)])
     assert res.exit_code == 2 and "not merged" in res.output and "not a readable" in res.output
+
+
+def test_a_store_written_by_954f455_keeps_and_shows_every_lifecycle_record(
+    tmp_path: Path,
+) -> None:
+    """A store of migrations 0001-0008 (stops' records in the lifecycle table, their time
+    and stop in the body) migrates to 0011 keeping every record: listed in event order
+    with the records written since, exported by `show --snapshot`, shown by the
+    dashboard; retention clears both kinds by their time, and only those."""
+    import time
+
+    from coachloop.core.events import StopEvent
+    from coachloop.core.verdict import Verdict
+    from coachloop.dashboard.data import open_data
+    from coachloop.snapshot_pack import name, pack
+    from coachloop.store.sqlite import SQLiteStore
+    from coachloop.supervisor import Supervisor
+
+    path, old = tmp_path / "c.db", 1_700_000_000.0
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE migrations (name TEXT PRIMARY KEY, applied_at REAL NOT NULL)")
+    for migration, sql in MIGRATIONS[:7]:  # what 954f455 knew
+        db.executescript(sql)
+        db.execute("INSERT INTO migrations VALUES (?, ?)", (migration, old))
+    state = {"session_id": "s1", "status": "running", "stops": 2, "last_stop_id": "h2"}
+    db.execute(
+        "INSERT INTO sessions (session_id, project, agent, status, continues, created_at,"
+        " updated_at, state) VALUES ('s1', '', '', 'running', 2, ?, ?, ?)",
+        (old, old + 1, json.dumps(state)),
+    )
+    for i in range(2):
+        data = {"session_id": "s1", "kind": "stop", "ts": old + i, "recorded_at": old + i}
+        db.execute(
+            f"INSERT INTO events ({EVENT}) VALUES ('s1', 'stop', ?, ?, NULL, 'continue', NULL,"
+            " 'rules', 'working', ?)",
+            (old + i, old + i, json.dumps({**data, "text": f"old step {i}"})),
+        )
+        stop = {"session_id": "s1", "timestamp": old + i, "stop_id": f"h{i + 1}"}
+        db.execute(
+            "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body, state)"
+            " VALUES ('s1', ?, 'auto_continue', ?, ?, ?)",
+            (i + 1, old + i, pack("s1", "auto_continue", {"stop": stop}, old + i), "{}"),
+        )
+    db.commit()
+    db.close()
+
+    now = time.time()
+    status = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go")
+    sup = Supervisor(SQLiteStore(path), clock=lambda: now)
+    sup.on_stop(StopEvent("s1", text="new step", stop_id="h3"), status)
+    lives = sup.reads.lifecycle("s1")
+    sup.close()
+    assert [(x.event_id, x.saved_at) for x in lives] == [(1, old), (2, old + 1), (3, now)]
+
+    folder = tmp_path / "snaps"
+    out = CliRunner().invoke(cli, ["show", "s1", "--store", str(path), "--snapshot", str(folder)])
+    assert out.exit_code == 0, out.output
+    files = [json.loads(f.read_text()) for f in sorted(folder.iterdir())]
+    assert [f["stop"]["text"] for f in files] == ["old step 0", "old step 1", "new step"]
+    assert [f["saved_at"] for f in files] == [old, old + 1, now]
+    assert [f["stop"]["timestamp"] for f in files][:2] == [old, old + 1]
+    assert files[0]["stop"]["stop_id"] == "h1" and files[2]["state"]["last_stop_id"] == "h3"
+
+    data = open_data(SQLiteStore(path))
+    try:
+        names = data.timeline("s1", before=None, limit=10).header.snapshots
+        assert names == [name(x) for x in lives]
+        shown = [data.snapshot("s1", n) for n in names]
+        assert [s["stop"]["text"] for s in shown if s] == ["old step 0", "old step 1", "new step"]
+    finally:
+        data.close()
+
+    with SQLiteStore(path) as store:
+        assert store.trim_lifecycle(old + 1) == 1  # the oldest only
+        assert store.trim_lifecycle(now) == 1 and store.trim_lifecycle(now) == 0
+        assert [x.event_id for x in store.lifecycle("s1")] == [3]
+        assert store.trim_lifecycle(now + 1) == 1 and store.lifecycle("s1") == []
+        assert len(store.timeline("s1")) == 3  # the events stay

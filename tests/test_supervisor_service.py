@@ -245,8 +245,27 @@ def test_a_record_packed_again_is_redacted_again_once_a_value_is_registered() ->
 
     stop = {"cwd": "/srv/b4c0n-r3g1st3r-me-42", "kind": "Stop"}
     first = pack("s1", "auto_continue", {"stop": stop}, None)
-    assert pack("s1", "auto_continue", {"stop": stop}, None) == first  # packed once
+    assert pack("s1", "auto_continue", {"stop": stop}, None) is first  # packed once
     assert unpack(first)["stop"]["cwd"] == "/srv/b4c0n-r3g1st3r-me-42"
     redaction.register("b4c0n-r3g1st3r-me-42")
     again = unpack(pack("s1", "auto_continue", {"stop": stop}, None))
     assert again["stop"]["cwd"] == f"/srv/{redaction.REDACTED}"
+
+
+def test_the_records_packed_lately_and_the_states_parsed_are_bounded(tmp_path: Path) -> None:
+    """`pack` keeps at most PACKED_RECORDS records, none longer than PACKED_CHARS; a
+    SQLite store at most PARSED_STATES sessions' parsed states (the newest used)."""
+    from coachloop import snapshot_pack
+    from coachloop.store import sqlite
+
+    for i in range(snapshot_pack.PACKED_RECORDS + 10):
+        pack(f"s{i}", "auto_continue", {"stop": {"cwd": "/w"}}, None)
+    assert len(snapshot_pack._PACKED) == snapshot_pack.PACKED_RECORDS
+    long = pack("s1", "auto_continue", {"stop": {"cwd": "x" * snapshot_pack.PACKED_CHARS}}, None)
+    assert long not in {packed for _, packed in snapshot_pack._PACKED.values()}
+    with SQLiteStore(tmp_path / "c.db") as store:
+        sup = Supervisor(store, snapshots_on=False)
+        for i in range(sqlite.PARSED_STATES + 5):
+            sup.on_stop(StopEvent(f"s{i}", text="working"), STATUS)
+        assert len(store._states) == sqlite.PARSED_STATES and "s0" not in store._states
+        assert store.get_session("s0").stops == 1 and "s0" in store._states

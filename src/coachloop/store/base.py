@@ -103,8 +103,9 @@ class Store(StoreReader, Protocol):
         ...
 
     def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
-        """Delete at most `limit` lifecycle records saved before `saved_before` (by an
-        index on their time); returns how many went."""
+        """Delete at most `limit` lifecycle records saved before `saved_before` (a bounded
+        step); returns how many went: fewer than `limit` means none is left (`maintain`
+        stops there)."""
         ...
 
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:

@@ -18,8 +18,9 @@ import json
 import sqlite3
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -70,6 +71,9 @@ class SQLiteStore(Store):
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
         self._checkpoints = Checkpointer(self.path, timeout)
+        # A store dropped without `close` ends its thread (which holds no reference to
+        # the store) and the thread's connection too; never waited for at exit.
+        weakref.finalize(self, self._checkpoints.stop).atexit = False
         self._states: dict[str, tuple[str, SessionState]] = {}  # see `_parsed`
 
     @contextmanager
@@ -78,12 +82,22 @@ class SQLiteStore(Store):
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 yield self._db
+                self._db.execute("COMMIT")
             except BaseException:
-                self._db.execute("ROLLBACK")
+                self._abandon()
                 raise
-            self._db.execute("COMMIT")
             if self._checkpoints.committed():  # copied from the WAL by its thread now
                 self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
+
+    def _abandon(self) -> None:
+        """Roll back what a failed transaction left open. A COMMIT that fails (a deferred
+        constraint, SQLITE_BUSY) keeps its transaction open, and SQLite may already have
+        rolled back on its own (SQLITE_FULL, an I/O error): either way the connection is
+        out of any transaction afterwards, so the next stop can begin its own. The error
+        that made it fail is the one raised, never one from the rollback."""
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
     def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         try:
@@ -336,31 +350,36 @@ class SQLiteStore(Store):
             self._db.close()
 
 
-WALKED = 20  # events rows read per record cleared, at most (rows of other events pass)
-
-
 def _trim_events(db: sqlite3.Connection, saved_before: float, limit: int) -> int:
     """Clear at most `limit` stops' lifecycle records saved before `saved_before` from
-    their events rows, in id order from the cursor "life_trimmed" (migration 0011), at
-    most `WALKED * limit` rows read. The walk stops at the first record still kept: one
-    saved later than a record after it (clocks of two processes) keeps that one a little
-    longer. Returns how many were cleared."""
+    their events rows, in id order from the cursor "life_trimmed" (migration 0011).
+    SQLite passes over the rows without a record itself: a run of them (stops recorded
+    while snapshots were off) is read once, then the cursor is past it; so fewer than
+    `limit` cleared means none is left before the first record kept (`maintain` stops
+    there). The walk stops at that record: one saved later than a record after it
+    (clocks of two processes) keeps that one a little longer. Returns how many were
+    cleared."""
     if limit <= 0:
         return 0
     row = db.execute("SELECT value FROM meta WHERE name = 'life_trimmed'").fetchone()
-    start = last = int(row[0]) if row else 0
+    start = int(row[0]) if row else 0
     cleared: list[int] = []
+    kept: int | None = None
     for event_id, saved in db.execute(
-        "SELECT id, life_saved FROM events WHERE id > ? ORDER BY id LIMIT ?",
-        (start, WALKED * limit),
+        "SELECT id, life_saved FROM events WHERE id > ? AND life_saved IS NOT NULL"
+        " ORDER BY id LIMIT ?",
+        (start, limit),
     ).fetchall():
-        if saved is not None and saved >= saved_before:
+        if saved >= saved_before:
+            kept = event_id
             break
-        if saved is not None:
-            cleared.append(event_id)
-        last = event_id
-        if len(cleared) >= limit:
-            break
+        cleared.append(event_id)
+    if kept is not None:
+        last = kept - 1
+    elif len(cleared) >= limit:
+        last = cleared[-1]
+    else:  # none left: every row is read (in the write transaction: none is added)
+        last = max(start, int(db.execute("SELECT max(id) FROM events").fetchone()[0] or 0))
     if cleared:
         db.execute(
             "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"

@@ -178,8 +178,13 @@ class Checkpointer:
         self._commits += 1
         if self._commits < CHECKPOINT_START or self._closing.is_set():
             return False
-        self._thread = threading.Thread(target=self._run, name="coachloop-wal", daemon=True)
-        self._thread.start()
+        thread = threading.Thread(target=self._run, name="coachloop-wal", daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # no thread to be had (a process limit): the commit stands,
+            self._closing.set()  # and SQLite's own automatic checkpoints go on
+            return False
+        self._thread = thread
         self._wake.set()
         return True
 
@@ -207,9 +212,13 @@ class Checkpointer:
         finally:
             db.close()
 
-    def close(self) -> None:
-        """Stop the thread (after the checkpoint under way, if any)."""
+    def stop(self) -> None:
+        """Tell the thread to end (it closes its connection), without waiting for it."""
         self._closing.set()
         self._wake.set()
-        if self._thread is not None:
+
+    def close(self) -> None:
+        """Stop the thread (after the checkpoint under way, if any)."""
+        self.stop()
+        if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=self._timeout)
