@@ -70,7 +70,7 @@ class SQLiteStore(Store):
         self.location = str(self.path)
         self._lock = threading.RLock()
         self._db = open_database(self.path, timeout)
-        self._checkpoints = Checkpointer(self.path, timeout)
+        self._checkpoints = Checkpointer(self.path, timeout, self._lock)
         # A store dropped without `close` ends its thread (which holds no reference to
         # the store) and the thread's connection too; never waited for at exit.
         weakref.finalize(self, self._checkpoints.stop).atexit = False
