@@ -78,16 +78,22 @@ class SQLiteStore(Store):
 
     @contextmanager
     def _tx(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction (`BEGIN IMMEDIATE`): committed when the block ends, rolled
+        back when it raises; SQLite's errors (beginning, inside, committing) leave as
+        `StoreError` naming the file."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
             try:
-                yield self._db
-                self._db.execute("COMMIT")
-            except BaseException:
-                self._abandon()
-                raise
-            if self._checkpoints.committed():  # copied from the WAL by its thread now
-                self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield self._db
+                    self._db.execute("COMMIT")
+                except BaseException:
+                    self._abandon()
+                    raise
+                if self._checkpoints.committed():  # copied from the WAL by its thread now
+                    self._db.execute(f"PRAGMA wal_autocheckpoint = {SAFETY_PAGES}")
+            except sqlite3.Error as exc:
+                raise StoreError(f"store {self.path}: {exc}") from exc
 
     def _abandon(self) -> None:
         """Roll back what a failed transaction left open. A COMMIT that fails (a deferred
@@ -109,71 +115,68 @@ class SQLiteStore(Store):
     def transact(
         self, session_id: str, fn: TxnFn[R], *, project: str = ""
     ) -> tuple[R, tuple[int, ...]]:
-        try:
-            with self._tx() as db:
-                row = db.execute(
-                    "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
-                ).fetchone()
-                state = self._parsed(session_id, row[0]) if row else None
-                write, result = fn(state)
-                if write is None:
-                    return result, ()
-                st = write.state
-                state_json = json.dumps(st.to_dict())
-                db.execute(
-                    "INSERT INTO sessions (session_id, project, agent, status, continues,"
-                    " last_verdict, created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
-                    " ON CONFLICT(session_id) DO UPDATE SET project=excluded.project,"
-                    " agent=excluded.agent, status=excluded.status, continues=excluded.continues,"
-                    " last_verdict=excluded.last_verdict, updated_at=excluded.updated_at,"
-                    " state=excluded.state",
-                    (
-                        session_id,
-                        st.project,
-                        st.agent,
-                        st.status,
-                        st.continues,
-                        st.last_verdict,
-                        st.created_at,
-                        st.updated_at,
-                        state_json,
-                    ),
+        with self._tx() as db:
+            row = db.execute(
+                "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
+            ).fetchone()
+            state = self._parsed(session_id, row[0]) if row else None
+            write, result = fn(state)
+            if write is None:
+                return result, ()
+            st = write.state
+            state_json = json.dumps(st.to_dict())
+            db.execute(
+                "INSERT INTO sessions (session_id, project, agent, status, continues,"
+                " last_verdict, created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
+                " ON CONFLICT(session_id) DO UPDATE SET project=excluded.project,"
+                " agent=excluded.agent, status=excluded.status, continues=excluded.continues,"
+                " last_verdict=excluded.last_verdict, updated_at=excluded.updated_at,"
+                " state=excluded.state",
+                (
+                    session_id,
+                    st.project,
+                    st.agent,
+                    st.status,
+                    st.continues,
+                    st.last_verdict,
+                    st.created_at,
+                    st.updated_at,
+                    state_json,
+                ),
+            )
+            ids: list[int] = []
+            now = time.time()
+            life = write.life
+            for ev in write.events:
+                data = ev.to_dict()
+                del data["id"]
+                values = (
+                    session_id,
+                    ev.kind,
+                    ev.ts,
+                    ev.recorded_at,
+                    ev.job_id,
+                    ev.decision,
+                    ev.verdict_type,
+                    ev.source,
+                    ev.why,
+                    json.dumps(data),
                 )
-                ids: list[int] = []
-                now = time.time()
-                life = write.life
-                for ev in write.events:
-                    data = ev.to_dict()
-                    del data["id"]
-                    values = (
-                        session_id,
-                        ev.kind,
-                        ev.ts,
-                        ev.recorded_at,
-                        ev.job_id,
-                        ev.decision,
-                        ev.verdict_type,
-                        ev.source,
-                        ev.why,
-                        json.dumps(data),
-                    )
-                    if life is not None and not ids:  # the record's own row carries it
-                        kept = state_json if life.state == COMMITTED_STATE else life.state
-                        at = life.saved_at or now
-                        cur = db.execute(_EVENT_LIFE, (*values, life.label, at, life.body, kept))
-                    else:
-                        cur = db.execute(_EVENT, values)
-                    ids.append(int(cur.lastrowid or 0))
-                for kind, text in write.outbox:
-                    db.execute(
-                        "INSERT INTO outbox (session_id, event_id, kind, text, created_at)"
-                        " VALUES (?,?,?,?,?)",
-                        (session_id, ids[0] if ids else 0, kind, text, now),
-                    )
-            self._keep(session_id, state_json, st)  # committed: the next stop reads it
-            return result, tuple(ids)
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+                if life is not None and not ids:  # the record's own row carries it
+                    kept = state_json if life.state == COMMITTED_STATE else life.state
+                    at = life.saved_at or now
+                    cur = db.execute(_EVENT_LIFE, (*values, life.label, at, life.body, kept))
+                else:
+                    cur = db.execute(_EVENT, values)
+                ids.append(int(cur.lastrowid or 0))
+            for kind, text in write.outbox:
+                db.execute(
+                    "INSERT INTO outbox (session_id, event_id, kind, text, created_at)"
+                    " VALUES (?,?,?,?,?)",
+                    (session_id, ids[0] if ids else 0, kind, text, now),
+                )
+        self._keep(session_id, state_json, st)  # committed: the next stop reads it
+        return result, tuple(ids)
 
     def _parsed(self, session_id: str, text: str) -> SessionState:
         """The state stored as `text`, parsed once while it stays the same: the whole JSON
@@ -234,43 +237,34 @@ class SQLiteStore(Store):
         return [Life(r[0], bytes(r[1]), r[2], r[3], session_id, r[4]) for r in reversed(rows)]
 
     def save_life(self, session_id: str, life: Life) -> None:
-        try:
-            with self._tx() as db:
-                db.execute(
-                    "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body, state)"
-                    " VALUES (?,?,?,?,?,?)",
-                    (session_id, life.event_id, life.label, life.saved_at, life.body, life.state),
-                )
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            db.execute(
+                "INSERT INTO lifecycle (session_id, event_id, label, saved_at, body, state)"
+                " VALUES (?,?,?,?,?,?)",
+                (session_id, life.event_id, life.label, life.saved_at, life.body, life.state),
+            )
 
     def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
         """A bounded delete: rows of the lifecycle table on their saved_at index, then
         stops' records cleared from their events rows (the events stay), walking the
         events in id order from where the last walk stopped (`_trim_events`)."""
-        try:
-            with self._tx() as db:
-                gone = db.execute(
-                    "DELETE FROM lifecycle WHERE id IN (SELECT id FROM lifecycle"
-                    " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
-                    (saved_before, max(int(limit), 0)),
-                ).rowcount
-                return int(gone) + _trim_events(db, saved_before, max(int(limit) - gone, 0))
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            gone = db.execute(
+                "DELETE FROM lifecycle WHERE id IN (SELECT id FROM lifecycle"
+                " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
+                (saved_before, max(int(limit), 0)),
+            ).rowcount
+            return int(gone) + _trim_events(db, saved_before, max(int(limit) - gone, 0))
 
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
         """Delete at most `limit` outbox rows delivered before `sent_before` (by index)."""
-        try:
-            with self._tx() as db:
-                cur = db.execute(
-                    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
-                    " WHERE sent_at IS NOT NULL AND sent_at < ? ORDER BY sent_at LIMIT ?)",
-                    (sent_before, max(int(limit), 0)),
-                )
-                return int(cur.rowcount)
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            cur = db.execute(
+                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                " WHERE sent_at IS NOT NULL AND sent_at < ? ORDER BY sent_at LIMIT ?)",
+                (sent_before, max(int(limit), 0)),
+            )
+            return int(cur.rowcount)
 
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
         self.get_session(session_id)
@@ -292,57 +286,45 @@ class SQLiteStore(Store):
 
     def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
         ts = time.time() if sent_at is None else sent_at
-        try:
-            with self._tx() as db:
-                row = db.execute("SELECT sent_at FROM outbox WHERE id = ?", (entry_id,)).fetchone()
-                if row is None:
-                    raise StoreError(f"store {self.path}: no outbox entry {entry_id}")
-                if row[0] is None:
-                    db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (ts, entry_id))
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            row = db.execute("SELECT sent_at FROM outbox WHERE id = ?", (entry_id,)).fetchone()
+            if row is None:
+                raise StoreError(f"store {self.path}: no outbox entry {entry_id}")
+            if row[0] is None:
+                db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (ts, entry_id))
 
     def delete_session(self, session_id: str) -> None:
         """Forget a session: its state, timeline and sent outbox entries (pending stay)."""
-        try:
-            with self._tx() as db:
-                self._states.pop(session_id, None)
-                db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
-                db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
-                db.execute("DELETE FROM lifecycle WHERE session_id = ?", (session_id,))
-                db.execute(
-                    "DELETE FROM outbox WHERE session_id = ? AND sent_at IS NOT NULL", (session_id,)
-                )
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            self._states.pop(session_id, None)
+            db.execute("DELETE FROM sessions WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM events WHERE session_id = ?", (session_id,))
+            db.execute("DELETE FROM lifecycle WHERE session_id = ?", (session_id,))
+            db.execute(
+                "DELETE FROM outbox WHERE session_id = ? AND sent_at IS NOT NULL", (session_id,)
+            )
 
     def claim(self, name: str, interval: float, now: float | None = None) -> bool:
         ts = time.time() if now is None else now
         last = self._read("SELECT value FROM meta WHERE name = ?", (name,))
         if last and ts - float(last[0][0]) < interval:
             return False  # not due: decided without taking the write lock
-        try:
-            with self._tx() as db:
-                row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
-                if row is not None and ts - float(row[0]) < interval:
-                    return False
-                db.execute(
-                    "INSERT INTO meta (name, value) VALUES (?, ?)"
-                    " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-                    (name, ts),
-                )
-                return True
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            row = db.execute("SELECT value FROM meta WHERE name = ?", (name,)).fetchone()
+            if row is not None and ts - float(row[0]) < interval:
+                return False
+            db.execute(
+                "INSERT INTO meta (name, value) VALUES (?, ?)"
+                " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
+                (name, ts),
+            )
+            return True
 
     def write(self, fn: Callable[[sqlite3.Connection], R]) -> R:
         """`fn(connection)` inside one write transaction (`BEGIN IMMEDIATE`): committed
         when it returns, rolled back when it raises. For whole-store steps (upgrades)."""
-        try:
-            with self._tx() as db:
-                return fn(db)
-        except sqlite3.Error as exc:
-            raise StoreError(f"store {self.path}: {exc}") from exc
+        with self._tx() as db:
+            return fn(db)
 
     def close(self) -> None:
         self._checkpoints.close()
