@@ -45,7 +45,7 @@ from coachloop.dashboard.views import (
 from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
 from coachloop.store.records import Life
-from coachloop.store.sqlite import LIFE_NEWEST, LIFE_OF_EVENT
+from coachloop.store.sqlite_life import LIFE_NEWEST, LIFE_OF_EVENT
 
 BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
 _LAST_STOP = (

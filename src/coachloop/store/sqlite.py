@@ -5,7 +5,8 @@ killed), a busy timeout so concurrent processes queue instead of failing, and on
 `BEGIN IMMEDIATE` transaction per event: the session row is read and written under the
 database's write lock, so 32 processes stopping at once serialise cleanly. Opening the file
 (refusing one that is not a SQLite database, WAL, migrations) and copying the WAL back
-from a thread of its own (`Checkpointer`) are `sqlite_file`'s part.
+from a thread of its own (`Checkpointer`) are `sqlite_file`'s part; where lifecycle
+records live and how they are read and trimmed, `sqlite_life`'s.
 
 A stop's transaction is five statements: the state read (its parse reused while the JSON
 is the same), the session row, the stop's events row with its lifecycle record (migration
@@ -28,36 +29,12 @@ from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
 from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
+from coachloop.store.sqlite_life import EVENT_WITH_RECORD, LIFE_NEWEST, trim_event_records
 
 _EVENT = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
     " source, why, data) VALUES (?,?,?,?,?,?,?,?,?,?)"
 )
-_EVENT_LIFE = (
-    "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
-    " source, why, data, life_label, life_saved, life_body, life_state)"
-    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
-)
-
-# A session's newest lifecycle records (label, body, saved_at, event_id, state), by the
-# events they record: a stop's from its events row (migration 0010), the others (and
-# stops' records of older stores) from the lifecycle table. Args: (session_id, limit).
-LIFE_NEWEST = (
-    "SELECT label, body, saved_at, event_id, state FROM ("
-    " SELECT * FROM (SELECT label, body, saved_at, event_id, state, 1 AS src, id AS n"
-    " FROM lifecycle WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2)"
-    " UNION ALL SELECT * FROM (SELECT life_label, life_body, life_saved, id, life_state, 0, 0"
-    " FROM events WHERE session_id = ?1 AND life_body IS NOT NULL ORDER BY id DESC LIMIT ?2))"
-    " ORDER BY event_id DESC, src DESC, n DESC LIMIT ?2"
-)
-# The lifecycle records of one event (label, body, saved_at, state). Args: (session_id,
-# event_id).
-LIFE_OF_EVENT = (
-    "SELECT label, body, saved_at, state FROM lifecycle WHERE session_id = ?1 AND event_id = ?2"
-    " UNION ALL SELECT life_label, life_body, life_saved, life_state FROM events"
-    " WHERE id = ?2 AND session_id = ?1 AND life_body IS NOT NULL"
-)
-
 PARSED_STATES = 512  # sessions whose parsed state is kept (a few hundred KB at most)
 
 
@@ -165,7 +142,7 @@ class SQLiteStore(Store):
                 if life is not None and not ids:  # the record's own row carries it
                     kept = state_json if life.state == COMMITTED_STATE else life.state
                     at = life.saved_at or now
-                    cur = db.execute(_EVENT_LIFE, (*values, life.label, at, life.body, kept))
+                    cur = db.execute(EVENT_WITH_RECORD, (*values, life.label, at, life.body, kept))
                 else:
                     cur = db.execute(_EVENT, values)
                 ids.append(int(cur.lastrowid or 0))
@@ -247,14 +224,14 @@ class SQLiteStore(Store):
     def trim_lifecycle(self, saved_before: float, limit: int = 1000) -> int:
         """A bounded delete: rows of the lifecycle table on their saved_at index, then
         stops' records cleared from their events rows (the events stay), walking the
-        events in id order from where the last walk stopped (`_trim_events`)."""
+        events in id order from where the last walk stopped (`sqlite_life.trim_event_records`)."""
         with self._tx() as db:
             gone = db.execute(
                 "DELETE FROM lifecycle WHERE id IN (SELECT id FROM lifecycle"
                 " WHERE saved_at < ? ORDER BY saved_at LIMIT ?)",
                 (saved_before, max(int(limit), 0)),
             ).rowcount
-            return int(gone) + _trim_events(db, saved_before, max(int(limit) - gone, 0))
+            return int(gone) + trim_event_records(db, saved_before, max(int(limit) - gone, 0))
 
     def trim_outbox(self, sent_before: float, limit: int = 1000) -> int:
         """Delete at most `limit` outbox rows delivered before `sent_before` (by index)."""
@@ -330,48 +307,3 @@ class SQLiteStore(Store):
         self._checkpoints.close()
         with self._lock:
             self._db.close()
-
-
-def _trim_events(db: sqlite3.Connection, saved_before: float, limit: int) -> int:
-    """Clear at most `limit` stops' lifecycle records saved before `saved_before` from
-    their events rows, in id order from the cursor "life_trimmed" (migration 0011).
-    SQLite passes over the rows without a record itself: a run of them (stops recorded
-    while snapshots were off) is read once, then the cursor is past it; so fewer than
-    `limit` cleared means none is left before the first record kept (`maintain` stops
-    there). The walk stops at that record: one saved later than a record after it
-    (clocks of two processes) keeps that one a little longer. Returns how many were
-    cleared."""
-    if limit <= 0:
-        return 0
-    row = db.execute("SELECT value FROM meta WHERE name = 'life_trimmed'").fetchone()
-    start = int(row[0]) if row else 0
-    cleared: list[int] = []
-    kept: int | None = None
-    for event_id, saved in db.execute(
-        "SELECT id, life_saved FROM events WHERE id > ? AND life_saved IS NOT NULL"
-        " ORDER BY id LIMIT ?",
-        (start, limit),
-    ).fetchall():
-        if saved >= saved_before:
-            kept = event_id
-            break
-        cleared.append(event_id)
-    if kept is not None:
-        last = kept - 1
-    elif len(cleared) >= limit:
-        last = cleared[-1]
-    else:  # none left: every row is read (in the write transaction: none is added)
-        last = max(start, int(db.execute("SELECT max(id) FROM events").fetchone()[0] or 0))
-    if cleared:
-        db.execute(
-            "UPDATE events SET life_label = NULL, life_saved = NULL, life_body = NULL,"
-            f" life_state = NULL WHERE id IN ({','.join('?' * len(cleared))})",
-            cleared,
-        )
-    if last != start:
-        db.execute(
-            "INSERT INTO meta (name, value) VALUES ('life_trimmed', ?)"
-            " ON CONFLICT(name) DO UPDATE SET value = excluded.value",
-            (last,),
-        )
-    return len(cleared)
