@@ -8,7 +8,6 @@ name to use it.
 from __future__ import annotations
 
 import shlex
-import sys
 import sysconfig
 from pathlib import Path
 
