@@ -25,3 +25,26 @@ def test_a_loop_is_read_on_the_agents_own_lines() -> None:
     assert _sure(steps) is None
     listed = "\n".join(f"- `file{i}.py`: updated the imports" for i in range(4))
     assert _sure("Changes:\n" + "\n".join(["- `a.py`"] * 6) + "\n" + listed) is None
+
+
+def test_a_request_before_a_closing_list_is_a_question() -> None:
+    text = (
+        "I restarted both dev servers and checked the ports.\n\n"
+        "Could you please let me know:\n"
+        "1. Does the page at http://localhost:5173 open in your browser?\n"
+        "2. Is there any error printed where the servers run?\n\n"
+        "That tells me which of the two to look at first."
+    )
+    assert _sure(text) == "question"
+    assert _sure("Plan written to docs/plan.md. Awaiting your OK to open the branch.") == (
+        "question"
+    )
+    assert _sure("Plan written to docs/plan.md. Next I open the branch.") is None
+
+
+def test_a_pushed_range_is_a_commit() -> None:
+    from coachloop.evidence.text import extract
+
+    pushed = extract("Pushed the 3 local commits:\n\n`4e1c09a..b7d2f35  main -> main`")
+    assert pushed.commits == ("b7d2f35",)
+    assert extract("See lines 1..20 of the log").commits == ()
