@@ -322,7 +322,7 @@ class Scanner:
         queues = {i: sorted(p) for i, p in found.items()}
         live = sorted([*queues, *scan])
         ahead: dict[int, re.Match[str]] = {}
-        lined: list[str] = []  # "\n" + text, once a piece needs it
+        after: list[str] = []  # "\n" + text, once a piece needs it
         pos = 0
         while live:
             best: re.Match[str] | None = None
@@ -332,7 +332,7 @@ class Scanner:
                     if i in queues:
                         m = self._next_at(plan, i, queues[i], text, pos)
                     else:
-                        m = self._search_from(plan, i, text, pos, lined)
+                        m = self._search_from(plan, i, text, pos, after)
                     if m is None:
                         live.remove(i)
                         continue
