@@ -48,3 +48,18 @@ def test_a_pushed_range_is_a_commit() -> None:
     pushed = extract("Pushed the 3 local commits:\n\n`4e1c09a..b7d2f35  main -> main`")
     assert pushed.commits == ("b7d2f35",)
     assert extract("See lines 1..20 of the log").commits == ()
+
+
+def test_ties_in_an_explanation_are_broken_by_name() -> None:
+    from coachloop.judge.rules.scorer import Scorer
+
+    scorer = Scorer({"short": -0.5, "no_prompt": -0.5, "headings": -0.5}, 0.0, 0.7, {}, {})
+    for on in ({"short", "no_prompt", "headings"}, {"headings", "short", "no_prompt"}):
+        assert scorer.explain(on, toward_continue=False, limit=3) == [
+            scorer.explain({name}, toward_continue=False)[0]
+            for name in ("headings", "no_prompt", "short")
+        ]
+    # word weights summed in any order give one value
+    words = Scorer({}, 0.0, 0.7, {}, {"prose": {"a": 0.1, "b": 0.2, "c": 0.3}})
+    said = (frozenset({"a", "b", "c"}), frozenset())
+    assert words.said_weight(said) == 0.6
