@@ -198,6 +198,38 @@ def test_the_nothing_ran_words_are_in_every_match() -> None:
         assert gate or not rx.search(text)
 
 
+def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
+    """ONGOING's "line start or after a sentence's end" patterns, each cut in two (the
+    second opening on `\\s`): a text matches one of the pair exactly when it matched
+    the pattern they replace (the category is only searched)."""
+    from coachloop.judge.rules.lexicon import flow
+
+    now = r"now,? (?:\w+ing|run|on to|let's|for the)\b"
+    gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b"
+    pairs = {
+        rf"(?:^|[.!]\s+){now}": (rf"^{now}", rf"\s(?<=[.!]\s)\s*{now}"),
+        rf"(?:^|(?<=[.!]\s)){gerund}": (rf"^{gerund}", rf"\s(?<=[.!]\s){gerund}"),
+        r"(?:^|[.;:]\s+)(?:next|then)\b": (
+            r"^(?:next|then)\b",
+            r"\s(?<=[.;:]\s)\s*(?:next|then)\b",
+        ),
+    }
+    pieces = ["now", "now, ", " ", "\n", "\t", ".", "!", ";", ":", "running", "run", "next"]
+    pieces += ["then", "on to", "x", "ing", " now", "fixing", "\n\n", ". ", "!\n", "thing"]
+    texts = [t.lower() for t in TEXTS] + [Message(t).low_prose for t in TEXTS]
+    texts += _fuzz(pieces, 30000, 23)
+    for old, new in pairs.items():
+        assert all(p in flow.ONGOING["en"] for p in new)
+        before = re.compile(old, re.M)
+        after = [re.compile(p, re.M) for p in new]
+        found = 0
+        for text in texts:
+            want = before.search(text) is not None
+            found += want
+            assert any(rx.search(text) for rx in after) == want, (old, text)
+        assert found > 100
+
+
 def test_word_tokens_match_the_word_pattern() -> None:
     """`index.tokens` cuts at whitespace and reads pieces by `isalnum`: exact only if no
     whitespace character is a word character and `isalnum` is `\\w` less "_" (all of
