@@ -349,9 +349,14 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     if outcome.type == "error" or opening or _repetitive(f.msg.prose):
         return "error"
     tail = f.msg.low_last_three
-    # the tail's words are the prose's: sentences are cut and joined at spaces
-    if ASK_SURE.search(tail, words_of_part(f.msg.low_prose)):
+    prose = f.msg.low_prose
+    # the tail's words are the prose's: sentences are cut and joined at spaces; a request
+    # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
+    end = max(len(prose) - 600, 0)
+    if ASK_SURE.search(tail, words_of_part(prose)) or ASK_SURE.search(
+        prose[end:], words_of_part(prose, end)
+    ):
         return "question"
-    if BLOCKED_SURE.search(f.msg.low_prose):
+    if BLOCKED_SURE.search(prose):
         return "blocker"
     return None
