@@ -156,6 +156,21 @@ def test_non_ascii_and_words_match_their_plain_forms() -> None:
         assert index.words(text) == (tokens, tokens | heads)
 
 
+def test_word_tokens_match_the_word_pattern() -> None:
+    """`index.tokens` cuts at whitespace and reads pieces by `isalnum`: exact only if no
+    whitespace character is a word character and `isalnum` is `\\w` less "_" (all of
+    Unicode checked), and then on any mix of characters."""
+    every = "".join(map(chr, range(0x110000))).encode("utf-8", "surrogatepass")
+    chars = every.decode("utf-8", "surrogatepass")
+    word = set(re.findall(r"\w", chars))
+    assert word == {ch for ch in chars if ch.isalnum() or ch == "_"}
+    assert not any(ch.isspace() for ch in word)
+    alphabet = ["a", "Z", "_", "9", " ", "\n", "-", "'", "’", "é", "ß", "中", "²", "٣", "✅"]
+    alphabet += ["\u00a0", "\u2003", "\x1c", "\x85", "\ud800", "İ", "ſ", "Ǆ", "\u0301", "🙂"]
+    for text in [*TEXTS, *_fuzz(alphabet, 20000, 17)]:
+        assert index.tokens(text) == re.findall(r"\w+", text), text
+
+
 def test_runner_counts_open_on_a_digit_and_match_as_before() -> None:
     from coachloop.evidence import runners
 
