@@ -148,4 +148,10 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         DROP INDEX IF EXISTS events_life_saved
         """,
     ),
+    # Rows are kept compact from here on: states without their fields at defaults
+    # (`core.session.sparse`), a delivery's message as what follows its text
+    # (`store.records.event_json`). The schema is the same; the name makes an older
+    # coachloop refuse the store rather than read those rows wrong (a delivery's message
+    # empty, a running session's status missing on its dashboard).
+    ("0012_compact_rows", "SELECT 1"),
 )
