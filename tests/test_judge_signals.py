@@ -63,3 +63,15 @@ def test_ties_in_an_explanation_are_broken_by_name() -> None:
     words = Scorer({}, 0.0, 0.7, {}, {"prose": {"a": 0.1, "b": 0.2, "c": 0.3}})
     said = (frozenset({"a", "b", "c"}), frozenset())
     assert words.said_weight(said) == 0.6
+
+
+def test_work_announced_in_terse_or_cjk_endings_is_under_way() -> None:
+    def under_way(text: str) -> bool:
+        return Features(Message(text)).ongoing_tail
+
+    assert under_way("依赖已安装。现在修改配置文件：")  # a full-width colon
+    assert under_way("Two of the checks disagree. Need to rerun the third one.")
+    assert under_way("### Step 4: Add the settings page")
+    assert not under_way("The settings page is added; see `src/pages/settings.tsx`.")
+    assert not under_way("You need to add the key to `.env` yourself.")
+    assert not under_way("# Settings\n\nThe page lists every option and its default.")

@@ -137,6 +137,10 @@ def _worded_lines(text: str, low: str, lines: list[str]) -> list[int]:
     return sorted(found)
 
 
+# Every match of `NOTHING_RAN` holds "0 " or "no te" (as any case of them: their letters
+# fold with no other letter, so the lowercased text holds them): the text's lowercase
+# without either cannot match (a test checks each alternative).
+_NOTHING_WORDS = ("0 ", "no te")
 _RUNNER_ANCHORS = frozenset(a for _, anchors, _ in COMPILED for a in anchors)
 
 
@@ -168,7 +172,7 @@ def _tests(text: str, low: str) -> list[TestSummary]:
     go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
         found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
-    if not found and NOTHING_RAN.search(text):
+    if not found and any(w in low for w in _NOTHING_WORDS) and NOTHING_RAN.search(text):
         found.append(TestSummary("none", 0, 0, 0, "no tests ran"))
     return found
 
