@@ -1,14 +1,14 @@
 """Fill a SQLite store fast with many sessions and events, for the dashboard benchmark.
 
 Rows are written with the store's own schema (the store opens the file first and runs its
-migrations) and the same JSON shapes `SQLiteStore.transact` writes, in one transaction with
-`executemany`, instead of one transaction per stop: 1,000,000 events take seconds, not hours.
+migrations) and the same JSON `SQLiteStore.transact` writes (`records.event_json`, a sparse
+state), in one transaction with `executemany`, instead of one transaction per stop:
+1,000,000 events take seconds, not hours.
 One session, `bench-long`, has exactly `long_stops` stops (the timeline benchmark's).
 """
 
 from __future__ import annotations
 
-import json
 import random
 import sqlite3
 import time
@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from coachloop.core.session import SessionState
+from coachloop.core.session import SessionState, sparse
+from coachloop.store.records import COMPACT, EventRecord, event_json
 from coachloop.store.sqlite import SQLiteStore
 
 AGENTS = ("claude-code", "codex", "gemini")
@@ -149,7 +150,7 @@ def fill(
     last: dict[int, dict[str, Any]] = {}
     for next_id, (_, n) in enumerate(order, start=1):
         *cols, rec = next(streams[n])
-        event_rows.append((next_id, *cols, json.dumps(rec)))
+        event_rows.append((next_id, *cols, event_json(EventRecord.from_dict({**rec, "id": 0}))))
         if rec["decision"] == "deliver":
             sent = None if rng.random() < 0.05 else rec["ts"] + 1
             outbox_rows.append(
@@ -174,7 +175,7 @@ def fill(
             "flags": ["stale"] if rng.random() < 0.02 else [],
         }
         columns = ("project", "agent", "status", "continues", "last_verdict")
-        row = [sid, *(data[c] for c in columns), t0, t0 + span, json.dumps(data)]
+        row = [sid, *(data[c] for c in columns), t0, t0 + span, COMPACT.encode(sparse(data))]
         session_rows.append(tuple(row))
     db.executemany(
         "INSERT INTO sessions (session_id, project, agent, status, continues, last_verdict,"

@@ -35,9 +35,10 @@ from typing import Any
 from dashboard_fill import LONG_ID, fill
 
 from coachloop.core.events import StopEvent
-from coachloop.snapshot_pack import pack
+from coachloop.core.session import sparse, unsparse
+from coachloop.snapshot_pack import pack, stop_context
+from coachloop.store.records import COMPACT
 from coachloop.supervisor import Supervisor
-from coachloop.supervisor.service import _STOP_CONTEXT
 
 DAY = 86_400.0
 TEXT = "Running the migration now; 14 of 40 files done, the parser needs a second pass. " * 6
@@ -46,8 +47,7 @@ TEXT = "Running the migration now; 14 of 40 files done, the parser needs a secon
 def _record() -> bytes:
     """A typical stop's record, packed as `Supervisor.on_stop` packs it."""
     event = StopEvent("bench", text=TEXT, agent="claude-code")
-    stop = {n: getattr(event, n) for n in _STOP_CONTEXT}
-    return pack("bench", "auto_continue", {"stop": stop}, None)
+    return pack("bench", "auto_continue", {"stop": stop_context(event)}, None)
 
 
 def prefill(path: Path, events: int, due: int, *, upgraded: bool = False) -> list[str]:
@@ -111,7 +111,7 @@ def _sessions(
     due = max(1, min(due, len(rows) // 5))  # most sessions are active ones
     fresh, out = [], []
     for n, (sid, text) in enumerate(rows):
-        st = json.loads(text)
+        st = unsparse(json.loads(text))
         if n < due:  # forgotten
             st["updated_at"] = now - 40 * DAY
         elif n < 3 * due:  # abandoned (and alerted), or alerted "silent"
@@ -123,7 +123,7 @@ def _sessions(
             st["run_started_at"] = st["updated_at"] - rng.uniform(0, 3600)
             st["flags"], st["tool_repeats"], st["error_run"] = [], 0, 0
             fresh.append(sid)
-        out.append((st["status"], st["updated_at"], json.dumps(st), sid))
+        out.append((st["status"], st["updated_at"], COMPACT.encode(sparse(st)), sid))
     db.executemany(
         "UPDATE sessions SET status = ?, updated_at = ?, state = ? WHERE session_id = ?", out
     )

@@ -8,7 +8,6 @@ name to use it.
 from __future__ import annotations
 
 import shlex
-import sys
 import sysconfig
 from pathlib import Path
 
@@ -16,12 +15,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 from coachloop.cli import cli
-from coachloop.install.common import LAUNCHER
+from coachloop.install.common import coachloop_executable
 
 # This installation's console script (the tests run the CLI with it).
 SCRIPT = Path(sysconfig.get_path("scripts")) / "coachloop"
 # What `install` writes before "hook AGENT": this interpreter running the entry point.
-LAUNCH = [sys.executable, "-c", LAUNCHER]
+LAUNCH = coachloop_executable()
 HOOK_PREFIX = shlex.join(LAUNCH)
 # The Claude Code events `install` adds a handler for, in order.
 CLAUDE_EVENTS = [

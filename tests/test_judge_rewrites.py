@@ -156,6 +156,95 @@ def test_non_ascii_and_words_match_their_plain_forms() -> None:
         assert index.words(text) == (tokens, tokens | heads)
 
 
+def test_repetition_counts_match_the_line_by_line_reading() -> None:
+    from coachloop.judge.rules import vector
+
+    def plain(prose: str) -> bool:
+        lines = [
+            s
+            for s in (line.strip() for line in prose.split("\n", 400))
+            if s and vector._WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
+        ]
+        if len(lines) < 6:
+            return False
+        counts: dict[str, int] = {}
+        for line in lines:
+            counts[line] = counts.get(line, 0) + 1
+        return sum(n for n in counts.values() if n > 2) / len(lines) > 0.3
+
+    pieces = ["a line\n", "- CODE\n", "---\n", "QUOTE\n", "ok ok\n", "\n", "  x\n", "go\n", "1\n"]
+    texts = [*TEXTS, *(Message(t).prose for t in TEXTS), *_fuzz(pieces, 20000, 19)]
+    texts += ["same\n" * 500, "a\n" * 399 + "b\nb\nb\nb"]
+    for text in texts:
+        assert vector._repetitive.__wrapped__(text) == plain(text), text
+
+
+def test_the_nothing_ran_words_are_in_every_match() -> None:
+    from coachloop.evidence import runners
+    from coachloop.scan import folding
+
+    assert all(folding.plain(w) for w in evidence._NOTHING_WORDS)
+    rx = re.compile(runners.NOTHING_RAN.source, runners.NOTHING_RAN.flags)
+    pieces = runners.NOTHING_RAN.pieces()
+    made = [
+        " ".join(re.sub(r"\\s[+*]", " ", p).replace("\\b", "").strip("^").split()) for p in pieces
+    ]
+    assert len(made) == 9 and all(rx.search(m) for m in made)
+    for text in [*TEXTS, *made, *(m.upper() for m in made), *(f"x{m}\n  0 PASSING" for m in made)]:
+        for m in rx.finditer(text):
+            assert any(w in m.group(0).lower() for w in evidence._NOTHING_WORDS), m.group(0)
+        low = text.lower()
+        gate = any(w in low for w in evidence._NOTHING_WORDS)
+        assert gate or not rx.search(text)
+
+
+def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
+    """ONGOING's "line start or after a sentence's end" patterns, each cut in two (the
+    second opening on `\\s`): a text matches one of the pair exactly when it matched
+    the pattern they replace (the category is only searched)."""
+    from coachloop.judge.rules.lexicon import flow
+
+    now = r"now,? (?:\w+ing|run|on to|let's|for the)\b"
+    gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b"
+    pairs = {
+        rf"(?:^|[.!]\s+){now}": (rf"^{now}", rf"\s(?<=[.!]\s)\s*{now}"),
+        rf"(?:^|(?<=[.!]\s)){gerund}": (rf"^{gerund}", rf"\s(?<=[.!]\s){gerund}"),
+        r"(?:^|[.;:]\s+)(?:next|then)\b": (
+            r"^(?:next|then)\b",
+            r"\s(?<=[.;:]\s)\s*(?:next|then)\b",
+        ),
+    }
+    pieces = ["now", "now, ", " ", "\n", "\t", ".", "!", ";", ":", "running", "run", "next"]
+    pieces += ["then", "on to", "x", "ing", " now", "fixing", "\n\n", ". ", "!\n", "thing"]
+    texts = [t.lower() for t in TEXTS] + [Message(t).low_prose for t in TEXTS]
+    texts += _fuzz(pieces, 30000, 23)
+    for old, new in pairs.items():
+        assert all(p in flow.ONGOING["en"] for p in new)
+        before = re.compile(old, re.M)
+        after = [re.compile(p, re.M) for p in new]
+        found = 0
+        for text in texts:
+            want = before.search(text) is not None
+            found += want
+            assert any(rx.search(text) for rx in after) == want, (old, text)
+        assert found > 100
+
+
+def test_word_tokens_match_the_word_pattern() -> None:
+    """`index.tokens` cuts at whitespace and reads pieces by `isalnum`: exact only if no
+    whitespace character is a word character and `isalnum` is `\\w` less "_" (all of
+    Unicode checked), and then on any mix of characters."""
+    every = "".join(map(chr, range(0x110000))).encode("utf-8", "surrogatepass")
+    chars = every.decode("utf-8", "surrogatepass")
+    word = set(re.findall(r"\w", chars))
+    assert word == {ch for ch in chars if ch.isalnum() or ch == "_"}
+    assert not any(ch.isspace() for ch in word)
+    alphabet = ["a", "Z", "_", "9", " ", "\n", "-", "'", "’", "é", "ß", "中", "²", "٣", "✅"]
+    alphabet += ["\u00a0", "\u2003", "\x1c", "\x85", "\ud800", "İ", "ſ", "Ǆ", "\u0301", "🙂"]
+    for text in [*TEXTS, *_fuzz(alphabet, 20000, 17)]:
+        assert index.tokens(text) == re.findall(r"\w+", text), text
+
+
 def test_runner_counts_open_on_a_digit_and_match_as_before() -> None:
     from coachloop.evidence import runners
 

@@ -180,6 +180,29 @@ def test_patterns_the_analysis_does_not_read_still_match_as_re(
     assert scanner.findall(text) == rx.findall(text)
 
 
+def test_pieces_that_start_only_at_line_starts_are_found_after_a_newline() -> None:
+    """Searched as "\\n" + piece in "\\n" + text: same matches as `re`, at the text's
+    start, after blank lines and at every other line start; not for a piece that reads
+    behind its start or asks for the text's start."""
+    source = (
+        r"^\s*(?!\s)(?:[-*]\s*)?(?:fixed|added)\b|^[ \t]*(?:FAIL|ok)\b.*$|^\W{0,3}(x)(y)?\b|"
+        r"^(?<!a)\W?q\b|^\b\w*z|(?:^|\.)\W?w|\A\W?v|^\W?u\Z"
+    )
+    for flags in (re.M, re.M | re.I):
+        scanner = Scanner(source, flags)
+        plan = scanner._ready()
+        assert plan is not None
+        after = [p.newline is not None for p in plan.pieces]
+        assert after == [True, True, True, False, True, False, False, True]
+        rx = re.compile(source, flags)
+        rng = random.Random(flags)
+        parts = ["\n", " ", "\t", "- ", "* ", "fixed", "added", "FAIL", "ok", "x", "y", "q", "z"]
+        parts += [".", "w", "v", "u", "a", "Fixed", "É", "\n\n", "\r\n", "#", "!"]
+        texts = ["".join(rng.choice(parts) for _ in range(rng.randint(0, 12))) for _ in range(4000)]
+        for text in texts:
+            _same(scanner, rx, text)
+
+
 def test_split_alternatives_respects_groups_classes_and_escapes() -> None:
     assert split_alternatives(r"a|(b|c)|[|x]|\|d|[]|]|e") == [
         "a",

@@ -6,9 +6,11 @@ decision and new state, a human message, a notice...) is kept as one row of the 
 directory grows a file per stop, and retention is a bounded delete on an index.
 
 A stop's record keeps only what its timeline record and state do not: the stop's
-context (cwd, kind, transcript, ...); the session state the stop's transaction writes is
-kept beside it as the same JSON (no second serialization), and `whole` joins them with
-the timeline record (text, verdict, decision) when a person reads it.
+context (cwd, kind, transcript, ...: `stop_context`, its fields at their defaults left
+out); the session state the stop's transaction writes is kept beside it as the same JSON
+(no second serialization; sparse, `core.session.sparse`), and `whole` joins them with
+the timeline record (text, verdict, decision) when a person reads it, every field filled
+in again (records of older versions, whole and spaced, read as they are).
 `pack(session_id, label, data, now)` turns the record into compact JSON, redacted, and
 compresses it with a small deflate window when it is over `PLAIN_BYTES` (a default zlib
 stream costs more to set up than to fill for a record of a few KB). Redaction is one
@@ -29,6 +31,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coachloop.core.events import StopEvent
+from coachloop.core.session import unsparse
+
 if TYPE_CHECKING:
     from coachloop.store.records import EventRecord, Life
 
@@ -41,6 +46,14 @@ _COMPACT = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=s
 _PACKED: dict[str, tuple[int, bytes]] = {}
 PACKED_RECORDS = 1024
 PACKED_CHARS = 2048
+# A stop's fields its record keeps elsewhere: text and time in its timeline record, its
+# id (one per hook call) as the committed state's `last_stop_id`.
+_IN_THE_RECORD = ("text", "timestamp", "stop_id")
+STOP_CONTEXT = tuple(n for n in StopEvent.__dataclass_fields__ if n not in _IN_THE_RECORD)
+# Each field of a stop's context but its session (the record's own) with its default.
+_CONTEXT_DEFAULTS: dict[str, Any] = {
+    n: StopEvent.__dataclass_fields__[n].default for n in STOP_CONTEXT if n != "session_id"
+}
 PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
 # starts with "{", so `unpack` tells them apart)
 
@@ -85,6 +98,26 @@ def _packed(text: str, body: Mapping[str, Any]) -> bytes:
     return squeeze.compress(raw) + squeeze.flush()
 
 
+def stop_context(event: StopEvent) -> dict[str, Any]:
+    """What a stop's record keeps of the stop ("stop" in `pack`'s data): its context
+    (`STOP_CONTEXT`) without its session id (the record's own) and the fields at their
+    defaults (a value of another type is kept); `whole` fills them in again."""
+    out: dict[str, Any] = {}
+    for name, default in _CONTEXT_DEFAULTS.items():
+        value = getattr(event, name)
+        if value != default or type(value) is not type(default):
+            out[name] = value
+    return out
+
+
+def _whole_stop(stop: dict[str, Any], session_id: str) -> dict[str, Any]:
+    """A stop's context as `stop_context` kept it (no "session_id"), whole again in
+    `STOP_CONTEXT`'s order; a whole one (a record of an older version) as it is."""
+    if "session_id" in stop:
+        return stop
+    return {"session_id": session_id, **_CONTEXT_DEFAULTS, **stop}
+
+
 def unpack(blob: bytes) -> dict[str, Any]:
     """The record `pack` made; a damaged blob raises ValueError."""
     try:
@@ -106,8 +139,11 @@ def whole(life: Life, event: EventRecord | None = None) -> dict[str, Any]:
 
     out = {**unpack(life.body), "event_id": life.event_id}
     out.setdefault("saved_at", life.saved_at)
-    if life.state is not None:
-        out["state"] = json.loads(life.state)
+    session_id = str(out.get("session_id") or life.session_id)
+    if life.state is not None:  # stores keep it sparse (`core.session.sparse`) now
+        out["state"] = unsparse(json.loads(life.state), session_id)
+    if isinstance(out.get("stop"), dict):
+        out["stop"] = _whole_stop(out["stop"], session_id)
     if event is not None and "stop" in out:
         out["stop"] = {"timestamp": event.ts, **out["stop"], "text": event.text}
         out["verdict"] = event.verdict

@@ -129,10 +129,21 @@ def _emit(code: int, out: bytes) -> int:
 
 
 def _in_process(agent: str, raw: bytes) -> int:
+    ensure_site()  # the installed command starts Python without `site` (-S)
     from coachloop.agents.hook import handle
 
     reply = handle(agent, raw)
     return _emit(reply.exit_code, reply.stdout)
+
+
+def ensure_site() -> None:
+    """Run `site` (site-packages, .pth files, sitecustomize) when Python started without
+    it (`-S`, as the command `coachloop install` writes does) and nothing has run it
+    since; otherwise do nothing. Every path past the daemon relay needs it."""
+    if sys.flags.no_site and "site" not in sys.modules:
+        import site
+
+        site.main()
 
 
 def _timeout(env: "Mapping[str, str]") -> float:

@@ -28,6 +28,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from coachloop.core.session import unsparse
 from coachloop.dashboard.build import Redactor, session_row, timeline_item
 from coachloop.dashboard.seam import SNAPSHOTS_SHOWN, Caps, DashboardData, found_snapshot, header
 from coachloop.dashboard.stats import Tallies
@@ -44,7 +45,7 @@ from coachloop.dashboard.views import (
 )
 from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
-from coachloop.store.records import Life
+from coachloop.store.records import Life, event_data
 from coachloop.store.sqlite_life import LIFE_NEWEST, LIFE_OF_EVENT
 
 BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
@@ -115,7 +116,7 @@ class SQLiteData:
                 stops[eid]["reason"] = reason
         out = []
         for state_json, stop_id in found:
-            state = json.loads(state_json)
+            state = unsparse(json.loads(state_json))  # a store keeps it sparse
             cap = self.caps(str(state.get("project") or ""))
             out.append(
                 session_row(state, cap=cap, last_stop=stops.get(stop_id), redact=self.redact)
@@ -163,10 +164,12 @@ class SQLiteData:
         rows = self._rows(db, "WHERE s.session_id = ?", [session_id], "")
         if not rows:
             raise UnknownSession(session_id, str(self.path))
-        state = json.loads(
-            db.execute("SELECT state FROM sessions WHERE session_id = ?", (session_id,)).fetchone()[
-                0
-            ]
+        state = unsparse(
+            json.loads(
+                db.execute(
+                    "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
+                ).fetchone()[0]
+            )
         )
         lives = db.execute(LIFE_NEWEST, (session_id, SNAPSHOTS_SHOWN)).fetchall()
         names = [record_name(Life(r[0], b"", r[2], r[3])) for r in reversed(lives)]
@@ -186,7 +189,7 @@ class SQLiteData:
                 "SELECT data FROM events WHERE id = ? AND session_id = ?", (eid, session_id)
             ).fetchone()
         lives = [Life(r[0], bytes(r[1]), r[2], eid, session_id, r[3]) for r in rows]
-        record = EventRecord.from_dict({**json.loads(event[0]), "id": eid}) if event else None
+        record = EventRecord.from_dict({**event_data(event[0]), "id": eid}) if event else None
         return found_snapshot(lives, name, record)
 
     def _items(
@@ -207,7 +210,7 @@ class SQLiteData:
             part = missing[start : start + 500]
             marks = ",".join("?" * len(part))
             for eid, data in db.execute(f"SELECT id, data FROM events WHERE id IN ({marks})", part):
-                known[eid] = timeline_item({**json.loads(data), "id": eid}, self.redact, ())
+                known[eid] = timeline_item({**event_data(data), "id": eid}, self.redact, ())
         with self._built_lock:
             for i in missing:
                 self._built[i] = known[i]
@@ -256,7 +259,7 @@ class SQLiteData:
             )
         if row is None:
             raise UnknownSession(f"{session_id} #{event_id}", str(self.path))
-        return timeline_item({**json.loads(row[0]), "id": event_id}, self.redact, full=True)
+        return timeline_item({**event_data(row[0]), "id": event_id}, self.redact, full=True)
 
     @staticmethod
     def _mark(db: sqlite3.Connection) -> int:

@@ -13,10 +13,11 @@ from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
-# A hash counts when commit words sit close before it, or when it stands in backticks.
+# A hash counts when commit words sit close before it, when it stands in backticks, or
+# as the new end of a pushed range ("4e1c09a..b7d2f35  main -> main", git push's output).
 _COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
-    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`",
+    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`|\b{_HEX}\.\.\.?({_HEX})\b",
     re.I,
     indexed=True,
 )
@@ -136,6 +137,10 @@ def _worded_lines(text: str, low: str, lines: list[str]) -> list[int]:
     return sorted(found)
 
 
+# Every match of `NOTHING_RAN` holds "0 " or "no te" (as any case of them: their letters
+# fold with no other letter, so the lowercased text holds them): the text's lowercase
+# without either cannot match (a test checks each alternative).
+_NOTHING_WORDS = ("0 ", "no te")
 _RUNNER_ANCHORS = frozenset(a for _, anchors, _ in COMPILED for a in anchors)
 
 
@@ -167,7 +172,7 @@ def _tests(text: str, low: str) -> list[TestSummary]:
     go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
         found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
-    if not found and NOTHING_RAN.search(text):
+    if not found and any(w in low for w in _NOTHING_WORDS) and NOTHING_RAN.search(text):
         found.append(TestSummary("none", 0, 0, 0, "no tests ran"))
     return found
 
@@ -195,9 +200,9 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     `lowered`: `text.lower()`, when the caller has it."""
     lowered = text.lower() if lowered is None else lowered
     # Cheap substring tests skip whole patterns on the many messages they cannot match.
-    commit_words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado")
+    commit_words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado", "..")
     has_commit = any(w in lowered for w in commit_words) and _HEX_RUN.search(text) is not None
-    commits = [a or b for a, b in _COMMIT.findall(text)] if has_commit else []
+    commits = [a or b or c for a, b, c in _COMMIT.findall(text)] if has_commit else []
     commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
     no_urls = _URL.sub(" ", text) if "://" in text else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]

@@ -46,18 +46,38 @@ class SettingsError(ValueError):
 # --- our command -------------------------------------------------------------------------
 
 
-# What the hook command runs: the console entry point itself. pip's generated script
-# imports `re` and more before it gets there (5 ms of a warm hook's 20).
-LAUNCHER = "from coachloop.entry import main; main()"
+# What the hook command runs: the console entry point itself, by this interpreter with
+# `-S`. pip's generated script imports `re` and more before it gets there (5 ms of a warm
+# hook's 20), and `site` (the .pth files of site-packages, sitecustomize: ~4 ms) is not
+# needed to relay a stop to the daemon: the launcher appends the folder holding this
+# installation's `coachloop` package to `sys.path` itself. When that folder no longer
+# holds it (the package was reinstalled elsewhere), the launcher runs `site` as a normal
+# start would and imports the package from wherever it is now; `coachloop.entry` runs
+# `site` before any path that needs more than the standard library (`ensure_site`).
+# (Double quotes inside, the root as a JSON string, a valid Python literal: the shell
+# command then needs one pair of single quotes around it.)
+LAUNCHER = (
+    "import sys, os; r = {root}; "
+    'sys.path.append(r) if os.path.isdir(os.path.join(r, "coachloop")) '
+    'else __import__("site").main(); '
+    "from coachloop.entry import main; main()"
+)
+
+
+def package_root() -> str:
+    """The folder holding this installation's `coachloop` package (a `sys.path` entry)."""
+    import coachloop
+
+    return os.path.dirname(os.path.dirname(os.path.abspath(coachloop.__file__)))
 
 
 def coachloop_executable() -> list[str]:
     """The argv prefix that starts this installation's `coachloop` hook the fastest way
     that stays correct: this installation's interpreter (an absolute path: agents often
     run with a PATH that lacks the virtualenv, and another `coachloop` on PATH may be
-    another version) running the entry point (`-c LAUNCHER`), not pip's wrapper script.
-    `coachloop doctor` shows it and runs it."""
-    return [sys.executable, "-c", LAUNCHER]
+    another version) without `site` (`-S`) running the entry point (`-c LAUNCHER`), not
+    pip's wrapper script. `coachloop doctor` shows it and runs it."""
+    return [sys.executable, "-S", "-c", LAUNCHER.format(root=json.dumps(package_root()))]
 
 
 def hook_command(agent_arg: str) -> str:
@@ -67,9 +87,12 @@ def hook_command(agent_arg: str) -> str:
 
 def is_our_argv(argv: list[str]) -> bool:
     """True for `.../coachloop hook ...`, `python -m coachloop hook ...` and the launcher
-    `python -c "...coachloop.entry..." hook ...`."""
+    `python [-S] -c "...coachloop.entry..." hook ...` (with or without `-S`: earlier
+    installs wrote it without)."""
     if len(argv) >= 2 and os.path.basename(argv[0]) == "coachloop" and argv[1] == "hook":
         return True
+    if len(argv) >= 2 and argv[1] == "-S":
+        argv = [argv[0], *argv[2:]]
     python = len(argv) >= 4 and os.path.basename(argv[0]).startswith("python")
     if python and argv[1] == "-c" and "coachloop.entry" in argv[2] and argv[3] == "hook":
         return True

@@ -27,11 +27,14 @@ Classify the message as exactly one type:
 approval or permission to proceed. A request addressed to the human is a question even \
 without a question mark: "run this in your terminal and tell me when it's done", \
 "paste the output here", "add the key in the settings, then reply 'done'", "let me know \
-when you've logged in", a list of options after a request that can't be done as asked. \
+when you've logged in", "awaiting your OK to ...", a request followed by a closing \
+list of things to check, a list of options after a request that can't be done as asked. \
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
-"step 2 of 4 done"), or a REJECTED COMPLETION: the agent says it is done but
+"step 2 of 4 done", "need to rerun the check", a lone heading naming the next step, a \
+last line ending on a colon before the next step, in any language), or a REJECTED \
+COMPLETION: the agent says it is done but
   * hedges in its own words ("should work", "probably", "I think it's fixed", \
 "might need"), or
   * asserts verification without showing it ("all tests pass" with no runner output), or
@@ -40,14 +43,16 @@ is NOT a question: that is a completion.
 build, no PR link when a PR was asked for).
   For a rejected completion set rejected_completion to true.
 - completion: the work is finished AND the message shows checkable evidence that fits \
-the task: test runner output with counts, commands and their results, commit hashes, \
+the task: test runner output with counts, commands and their results, commit hashes \
+(a push's "4e1c09a..b7d2f35  main -> main" included), \
 PR links, changed file paths. A direct answer to the human's question (explaining, \
 reviewing, reporting facts they asked for) is a completion and needs no test evidence.
 - blocker: progress needs a human action outside the agent's control: credentials, \
 access, a paid account, a decision about external systems, hardware, a service that \
 is down.
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
-turn, garbled or empty output, the same lines repeated over and over. Failures of the \
+turn, garbled or empty output, the same lines of its own words repeated over and over \
+(code or fence markers shown several times are not a loop). Failures of the \
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \
 request failed", retry logs, "you've hit your usage limit", "please log in", 429/5xx \

@@ -13,9 +13,9 @@ from __future__ import annotations
 import re
 
 from coachloop.scan import folding, index
-from coachloop.scan.shape import START, WORD, Shape, shortest
+from coachloop.scan.shape import LINE, START, WORD, Shape, shortest
 
-__all__ = ["Gates", "Piece", "Plan", "is_open", "pad", "place", "screen"]
+__all__ = ["Gates", "Piece", "Plan", "after_newline", "is_open", "pad", "place", "screen"]
 
 Gates = tuple[tuple[str, ...], ...]
 # (piece, literal, the words and the heads of words the text must have for the literal)
@@ -33,9 +33,11 @@ class Piece:
     `bare` is the source without the padding (None when there is none): it matches at
     the same places with the same spans, and `re` searches it much faster (a pattern
     that opens with the padding loses the search's prefix and charset shortcuts), so
-    it finds where a match is and the padded pattern only builds the match there."""
+    it finds where a match is and the padded pattern only builds the match there.
 
-    __slots__ = ("bare", "bare_rx", "compiled", "rx", "shape")
+    `newline` is set for a piece that starts only at line starts (see `after_newline`)."""
+
+    __slots__ = ("bare", "bare_rx", "compiled", "newline", "newline_rx", "rx", "shape")
 
     def __init__(self, compiled: str, shape: Shape, bare: str | None = None) -> None:
         self.compiled = compiled
@@ -43,6 +45,8 @@ class Piece:
         self.rx: re.Pattern[str] | None = None
         self.bare = bare
         self.bare_rx: re.Pattern[str] | None = None
+        self.newline: str | None = None
+        self.newline_rx: re.Pattern[str] | None = None
 
 
 class Plan:
@@ -139,6 +143,27 @@ def place(plan: Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
     if loose:
         weak = min(map(len, loose)) < 3
         plan.finds.append((i, gates if weak else (), tuple(loose)))
+
+
+def after_newline(piece: Piece) -> None:
+    """Set `piece.newline` when the piece (of a re.M pattern) matches only at line starts
+    and reads nothing before its start: "\\n" then the piece, searched in "\\n" + text.
+
+    `re` cannot skip to line starts: it tries `^` at every character. A pattern that
+    opens with a literal newline it skips to in C. A line start of the text is a place
+    after a newline in "\\n" + text (its start too), and what follows is the same text,
+    so the piece matches at a line start of the text exactly where "\\n" + the piece
+    matches in "\\n" + text (at the same index); only what lies before the start
+    differs (the text's start, or a newline), which a piece without lookbehind and
+    without \\A never reads (`^`, `\\b` and `\\B` read a newline as they read the start).
+    """
+    source = piece.bare or piece.compiled
+    anchors = piece.shape.anchors or ()
+    if not anchors or any(where != LINE for _, where in anchors):
+        return
+    if "(?<" in source or "\\A" in source:
+        return
+    piece.newline = f"\n(?:{source})"
 
 
 def _plain(gate: tuple[str, ...]) -> bool:

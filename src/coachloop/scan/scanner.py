@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from coachloop.scan import folding, index
-from coachloop.scan.plan import Plan, is_open, pad, place, screen
+from coachloop.scan.plan import Plan, after_newline, is_open, pad, place, screen
 from coachloop.scan.shape import Shape, split_alternatives
 
 __all__ = ["Scanner"]
@@ -132,6 +132,9 @@ class Scanner:
             place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
         plan.line_pieces = frozenset(i for i, _, _ in plan.lines)
+        if self.flags & re.MULTILINE:
+            for i in plan.line_pieces:
+                after_newline(plan.pieces[i])
         return plan
 
     def _ready(self) -> Plan | None:
@@ -160,9 +163,27 @@ class Scanner:
             piece.bare_rx = re.compile(piece.bare, self.flags)
         return piece.bare_rx
 
-    def _search_from(self, plan: Plan, i: int, text: str, pos: int) -> re.Match[str] | None:
-        """`re.search` of piece `i` from `pos`: found unpadded, then matched padded at
+    def _newline(self, plan: Plan, i: int) -> re.Pattern[str] | None:
+        """Piece `i` after a newline, to search in "\\n" + text (`plan.after_newline`)."""
+        piece = plan.pieces[i]
+        if piece.newline is None:
+            return None
+        if piece.newline_rx is None:
+            piece.newline_rx = re.compile(piece.newline, self.flags)
+        return piece.newline_rx
+
+    def _search_from(
+        self, plan: Plan, i: int, text: str, pos: int, lined: list[str]
+    ) -> re.Match[str] | None:
+        """`re.search` of piece `i` from `pos`: found unpadded (or after a newline in
+        "\\n" + text, made once into `lined`: the same start), then matched padded at
         the same start (the same match, with the whole pattern's group numbers)."""
+        newline = self._newline(plan, i)
+        if newline is not None:
+            if not lined:
+                lined.append("\n" + text)
+            at = newline.search(lined[0], pos)
+            return None if at is None else self._rx(plan, i).match(text, at.start())
         found = self._bare(plan, i).search(text, pos)
         if found is None or plan.pieces[i].bare is None:
             return found
@@ -244,11 +265,19 @@ class Scanner:
             if self._bare(plan, i).match(text, 0):
                 return True
         # A piece that can start at a line start is searched for once, in C: faster than
-        # a match tried at each line start (and at its other literals, left out above).
+        # a match tried at each line start (and at its other literals, left out above);
+        # one that starts only there, after a newline in "\n" + text (`_newline`).
         # Its gates are looked at first only when they are a few short literals.
+        lined = ""
         for i, gates, cost in plan.lines:
-            if (cost > _FEW_LITERALS or is_open(gates, view)) and self._bare(plan, i).search(text):
-                return True
+            if cost > _FEW_LITERALS or is_open(gates, view):
+                newline = self._newline(plan, i)
+                if newline is not None:
+                    lined = lined or "\n" + text
+                    if newline.search(lined):
+                        return True
+                elif self._bare(plan, i).search(text):
+                    return True
         for i in plan.always:
             if self._bare(plan, i).search(text):
                 return True
@@ -293,6 +322,7 @@ class Scanner:
         queues = {i: sorted(p) for i, p in found.items()}
         live = sorted([*queues, *scan])
         ahead: dict[int, re.Match[str]] = {}
+        after: list[str] = []  # "\n" + text, once a piece needs it
         pos = 0
         while live:
             best: re.Match[str] | None = None
@@ -302,7 +332,7 @@ class Scanner:
                     if i in queues:
                         m = self._next_at(plan, i, queues[i], text, pos)
                     else:
-                        m = self._search_from(plan, i, text, pos)
+                        m = self._search_from(plan, i, text, pos, after)
                     if m is None:
                         live.remove(i)
                         continue

@@ -6,6 +6,7 @@ the backend assigns the id when the transaction commits; ids grow with commit or
 
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -91,6 +92,41 @@ class EventRecord:
     @property
     def verdict_type(self) -> str | None:
         return None if self.verdict is None else str(self.verdict.get("type"))
+
+
+COMPACT = json.JSONEncoder(separators=(",", ":"))  # built once: no spaces, ASCII as before
+_FIELDS = ("session_id", "kind", "ts", "recorded_at", "text", "job_id", "source", "verdict")
+# "more" stands for "message" in a stored record whose message is its text and a tail:
+# no stored record of an older version has that key.
+_MORE = "more"
+
+
+def event_json(ev: EventRecord) -> str:
+    """`ev` as a SQLite store keeps it (`events.data`): its `to_dict` without the id, as
+    compact JSON; a message that repeats the text (a delivery: the agent's text, maybe a
+    note after it) keeps only what follows the text, as "more". `event_data` reverses it."""
+    data: dict[str, Any] = {n: getattr(ev, n) for n in _FIELDS}
+    data["decision"], data["why"] = ev.decision, ev.why
+    message, text = ev.message, ev.text
+    if text and message.startswith(text):
+        data[_MORE] = message[len(text) :]
+    else:
+        data["message"] = message
+    data["notices"] = list(ev.notices)
+    return COMPACT.encode(data)
+
+
+def event_data(text: str | bytes) -> dict[str, Any]:
+    """The record dict `event_json` stored (its message whole again), or the JSON an older
+    version stored (any spacing), as `EventRecord.to_dict` gives it, without the id."""
+    data: dict[str, Any] = json.loads(text)
+    if _MORE not in data or "message" in data:
+        return data
+    more = data[_MORE]
+    return {
+        ("message" if k == _MORE else k): (f"{data.get('text') or ''}{more}" if k == _MORE else v)
+        for k, v in data.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)

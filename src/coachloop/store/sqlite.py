@@ -25,9 +25,17 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from coachloop.core.session import SessionState
+from coachloop.core.session import SessionState, sparse
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
-from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
+from coachloop.store.records import (
+    COMMITTED_STATE,
+    COMPACT,
+    EventRecord,
+    Life,
+    OutboxEntry,
+    event_data,
+    event_json,
+)
 from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
 from coachloop.store.sqlite_forget import TIMELINE, forget, purge
 from coachloop.store.sqlite_life import EVENT_WITH_RECORD, LIFE_NEWEST_KEPT, trim_event_records
@@ -36,7 +44,21 @@ _EVENT = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
     " source, why, data) VALUES (?,?,?,?,?,?,?,?,?,?)"
 )
+_NEW_SESSION = (
+    "INSERT INTO sessions (session_id, project, agent, status, continues, last_verdict,"
+    " created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
+)
+_SESSION = (
+    "UPDATE sessions SET project = ?, agent = ?, status = ?, continues = ?, last_verdict = ?,"
+    " updated_at = ?, state = ? WHERE session_id = ?"
+)
 PARSED_STATES = 512  # sessions whose parsed state is kept (a few hundred KB at most)
+
+
+def _columns(st: SessionState) -> tuple[Any, ...]:
+    """The state's values the sessions table keeps in columns of their own, besides the
+    session id and the times."""
+    return (st.project, st.agent, st.status, st.continues, st.last_verdict)
 
 
 class SQLiteStore(Store):
@@ -102,32 +124,16 @@ class SQLiteStore(Store):
             if write is None:
                 return result, ()
             st = write.state
-            state_json = json.dumps(st.to_dict())
-            db.execute(
-                "INSERT INTO sessions (session_id, project, agent, status, continues,"
-                " last_verdict, created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
-                " ON CONFLICT(session_id) DO UPDATE SET project=excluded.project,"
-                " agent=excluded.agent, status=excluded.status, continues=excluded.continues,"
-                " last_verdict=excluded.last_verdict, updated_at=excluded.updated_at,"
-                " state=excluded.state",
-                (
-                    session_id,
-                    st.project,
-                    st.agent,
-                    st.status,
-                    st.continues,
-                    st.last_verdict,
-                    st.created_at,
-                    st.updated_at,
-                    state_json,
-                ),
-            )
+            state_json = COMPACT.encode(sparse(st.to_dict()))  # `from_dict` reads it whole
+            if row is None:  # read in this write transaction: no other writer between
+                new = (session_id, *_columns(st), st.created_at, st.updated_at, state_json)
+                db.execute(_NEW_SESSION, new)
+            else:
+                db.execute(_SESSION, (*_columns(st), st.updated_at, state_json, session_id))
             ids: list[int] = []
             now = time.time()
             life = write.life
             for ev in write.events:
-                data = ev.to_dict()
-                del data["id"]
                 values = (
                     session_id,
                     ev.kind,
@@ -138,7 +144,7 @@ class SQLiteStore(Store):
                     ev.verdict_type,
                     ev.source,
                     ev.why,
-                    json.dumps(data),
+                    event_json(ev),
                 )
                 if life is not None and not ids:  # the record's own row carries it
                     kept = state_json if life.state == COMMITTED_STATE else life.state
@@ -252,7 +258,7 @@ class SQLiteStore(Store):
             sql += " LIMIT ?"
             args += (limit,)
         rows = self._read(sql, args)
-        return [EventRecord.from_dict({**json.loads(d), "id": i}) for i, d in reversed(rows)]
+        return [EventRecord.from_dict({**event_data(d), "id": i}) for i, d in reversed(rows)]
 
     def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
         rows = self._read(

@@ -2,7 +2,7 @@
 
 `forget` deletes the session's row in a short transaction, only while the session is
 still idle (no stop came since maintenance read it), and records in `forgotten`
-(migration 0012) the last ids its events, lifecycle records and outbox rows can have
+(migration 0013) the last ids its events, lifecycle records and outbox rows can have
 then: ids only grow (AUTOINCREMENT), so a row past them belongs to a session of the same
 id started since. `purge` deletes those rows a bounded batch per transaction; until
 then the store's reads of a session (`TIMELINE`, `sqlite_life.LIFE_NEWEST_KEPT`) skip

@@ -34,7 +34,7 @@ def _newest(life_kept: str = "", events_kept: str = "") -> str:
 # stops' records of older stores) from the lifecycle table. Args: (session_id, limit).
 LIFE_NEWEST = _newest()
 # The same, without the rows a forgetting of the session left to purge (`sqlite_forget`,
-# migration 0012): the store's own read (the dashboard may read a file not migrated yet).
+# migration 0013): the store's own read (the dashboard may read a file not migrated yet).
 LIFE_NEWEST_KEPT = _newest(
     " AND id > coalesce((SELECT life_upto FROM forgotten WHERE session_id = ?1), 0)",
     " AND id > coalesce((SELECT events_upto FROM forgotten WHERE session_id = ?1), 0)",

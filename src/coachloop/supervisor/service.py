@@ -31,7 +31,7 @@ from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
-from coachloop.snapshot_pack import pack
+from coachloop.snapshot_pack import pack, stop_context
 from coachloop.store.records import COMMITTED_STATE, Life
 from coachloop.supervisor import watchdog, writes
 from coachloop.supervisor.human import HumanDoor
@@ -48,10 +48,6 @@ if TYPE_CHECKING:
     from coachloop.store.base import Store, StoreReader
 
 log = logging.getLogger("coachloop.supervisor")
-# A stop's fields its record keeps elsewhere: text and time in its timeline record, its
-# id (one per hook call) as the committed state's `last_stop_id`.
-_IN_THE_RECORD = ("text", "timestamp", "stop_id")
-_STOP_CONTEXT = tuple(n for n in StopEvent.__dataclass_fields__ if n not in _IN_THE_RECORD)
 ENV_RETENTION = "COACHLOOP_SNAPSHOT_RETENTION_DAYS"
 
 
@@ -190,9 +186,8 @@ class Supervisor(Maintained, HumanDoor):
             # What the stop's timeline record and its state do not hold already: the
             # stop's context (its text, verdict, decision and time are in the record; the
             # time saved beside the body), the same text for a session's stops.
-            stop = {name: getattr(event, name) for name in _STOP_CONTEXT}
             try:
-                body = pack(event.session_id, label, {"stop": stop}, None)
+                body = pack(event.session_id, label, {"stop": stop_context(event)}, None)
                 return Life(label, body, now, state=COMMITTED_STATE)
             except Exception:  # a lost record must never lose the decision
                 log.exception("could not save the %s snapshot of %s", label, event.session_id)

@@ -55,6 +55,9 @@ _GERUND_OPENING = LazyPattern(
     + r")[a-z]+ing\b",
     re.M,
 )
+# A terse note to itself closing the message: "Need to verify the migration ran."
+# (subjectless, so not a request to anyone; read in the last sentences only)
+_NOTE_TO_SELF = LazyPattern(r"(?:^|[.!:]\s+)(?:still )?needs? to (?!be\b)\w+")
 _FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
@@ -217,12 +220,22 @@ class Features:
     def ongoing_tail(self) -> bool:
         """Work under way is announced at the end of the message."""
         tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
+        low = tail.lower()
         return bool(
             # the tail's words are the prose's: sentences are cut and joined at spaces
-            ONGOING.search(tail.lower(), words_of_part(self.msg.low_prose))
+            ONGOING.search(low, words_of_part(self.msg.low_prose))
             or _gerund_opening(tail)
-            or self.msg.text.rstrip().endswith(":")
+            or self.msg.text.rstrip().endswith((":", "："))  # the full-width one: CJK
+            or ("need" in low and _NOTE_TO_SELF.search(low))
+            or self._lone_heading
         )
+
+    @property
+    def _lone_heading(self) -> bool:
+        """The whole message is one heading ("### Step 8: Add the preview page"): the
+        step it names is about to start."""
+        text = self.msg.text
+        return text.startswith("#") and "\n" not in text and text.lstrip("#")[:1] == " "
 
     @lazy
     def ongoing_any(self) -> bool:

@@ -53,12 +53,14 @@ class Scorer:
         object.__setattr__(self, "_known", known)
 
     def said_weight(self, said: Wording) -> float:
-        """The summed weights of the words used, part by part."""
+        """The summed weights of the words used, part by part (rounded: the words are a
+        set, summed in an order that varies per process, and an explanation compares the
+        sum with the signals' weights)."""
         total = 0.0
         for used, (known, weight) in zip(said, self._known, strict=True):
             if known:
                 total += sum(map(weight, known.intersection(used)))
-        return total
+        return round(total, 9)
 
     def margin(self, on: set[str], lean: float = 0.0) -> float:
         """The score before the logistic: bias, the signals' weights and `lean` (the
@@ -79,9 +81,9 @@ class Scorer:
         sign = 1.0 if toward_continue else -1.0
         pushes = {name: self.weights.get(name, 0.0) for name in on if name in DESCRIPTIONS}
         pushes[WORDING] = lean
-        pushing = sorted(
+        pushing = sorted(  # ties by name: `on` is a set, its order varies per process
             (name for name in pushes if sign * pushes[name] > 0),
-            key=lambda name: -sign * pushes[name],
+            key=lambda name: (-sign * pushes[name], name),
         )
         return [DESCRIPTIONS.get(name, WORDING_DESCRIPTION) for name in pushing[:limit]]
 

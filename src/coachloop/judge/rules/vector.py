@@ -240,7 +240,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "truncated": f.truncated,
         "error_opening": f.error_opening,
         "error_words": f.error_anywhere,
-        "repetition": _repetitive(text),
+        "repetition": _repetitive(msg.prose),
     }
     on.update(name for name, value in flags.items() if value)
     claim = f.done or bool(f.asserted) or "done_opening" in on
@@ -309,15 +309,33 @@ def _has_code_lang(text: str) -> bool:
 
 
 @lru_cache(maxsize=8)  # both the signals and the sure deliveries ask
-def _repetitive(text: str) -> bool:
-    """The same lines over and over: a model stuck in a loop (read once per text)."""
-    lines = [s for s in (line.strip() for line in text.split("\n", 400)) if s]
-    if len(lines) < 6:
-        return False
+def _repetitive(prose: str) -> bool:
+    """The same lines of the agent's own words over and over: a model stuck in a loop.
+
+    Read on the prose (code blocks removed, inline code as CODE): fence markers, closing
+    tags and code pasted several times are not a loop, and a line with no word of its own
+    ("- CODE", "---") does not count.
+
+    Lines are counted first and the wordless ones taken out of the counts after: the
+    same counts as leaving them out line by line, with one search per distinct line,
+    and none when no line comes three times (then none of the kept lines does)."""
     counts: dict[str, int] = {}
-    for line in lines:
-        counts[line] = counts.get(line, 0) + 1
-    return sum(n for n in counts.values() if n > 2) / len(lines) > 0.3
+    for line in prose.split("\n", 400):
+        s = line.strip()
+        if s:
+            counts[s] = counts.get(s, 0) + 1
+    if not counts or max(counts.values()) <= 2:
+        return False
+    kept = [
+        n for s, n in counts.items() if _WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
+    ]
+    lines = sum(kept)
+    if lines < 6:
+        return False
+    return sum(n for n in kept if n > 2) / lines > 0.3
+
+
+_WORDY = LazyPattern(r"[^\W\d_]{2}")
 
 
 def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
@@ -328,12 +346,17 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     """
     low = f.msg.low_text
     opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
-    if outcome.type == "error" or opening or _repetitive(f.msg.text):
+    if outcome.type == "error" or opening or _repetitive(f.msg.prose):
         return "error"
     tail = f.msg.low_last_three
-    # the tail's words are the prose's: sentences are cut and joined at spaces
-    if ASK_SURE.search(tail, words_of_part(f.msg.low_prose)):
+    prose = f.msg.low_prose
+    # the tail's words are the prose's: sentences are cut and joined at spaces; a request
+    # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
+    end = max(len(prose) - 600, 0)
+    if ASK_SURE.search(tail, words_of_part(prose)) or ASK_SURE.search(
+        prose[end:], words_of_part(prose, end)
+    ):
         return "question"
-    if BLOCKED_SURE.search(f.msg.low_prose):
+    if BLOCKED_SURE.search(prose):
         return "blocker"
     return None

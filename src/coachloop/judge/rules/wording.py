@@ -14,12 +14,11 @@ sentences or of the opening, as parts of their own, added nothing over the prose
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.features import Features
-from coachloop.scan.index import words
+from coachloop.scan.index import tokens, words
 
 __all__ = ["EMPTY", "PARTS", "Wording", "wording"]
 
@@ -27,7 +26,6 @@ PARTS = ("prose", "prompt")
 Wording = tuple[frozenset[str], frozenset[str]]
 EMPTY: Wording = (frozenset(), frozenset())
 PROMPT_CHARS = 300
-_WORD = re.compile(r"\w+")
 
 
 def wording(f: Features, item: JudgeInput) -> Wording:
@@ -41,4 +39,4 @@ def _prompt_words(prompt: str | None) -> frozenset[str]:
 
 @lru_cache(maxsize=8)  # read once per prompt: a session's stops share theirs
 def _words_of_prompt(prompt: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(prompt[:PROMPT_CHARS].lower()))
+    return frozenset(tokens(prompt[:PROMPT_CHARS].lower()))

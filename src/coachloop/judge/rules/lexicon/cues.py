@@ -45,6 +45,8 @@ ASK_SURE: Lexicon = {
         r"\blet me know (?:once|when|after)\b",
         r"\btell me (?:once|when)\b",
         r"\bi'?ll wait for your\b",
+        r"\b(?:awaiting|waiting (?:for|on)) your\b",
+        r"\bneed your (?:ok|okay|go-?ahead|approval|confirmation|sign-off)\b",
         r"\bwaiting for you to\b",
         r"\bonce you'?ve (?:done|run|completed|logged|added|set|created|granted|approved)\b",
     ),

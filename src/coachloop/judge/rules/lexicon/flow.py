@@ -7,13 +7,19 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 # Work still under way, or about to start.
 ONGOING: Lexicon = {
     "en": (
-        r"(?:^|[.!]\s+)now,? (?:\w+ing|run|on to|let's|for the)\b",
+        # A sentence's start is written as two patterns, the line start and the end of
+        # a sentence before it: opening on `\s`, the second lets `re` skip every other
+        # character (same texts found; this category is only searched, never quoted).
+        r"^now,? (?:\w+ing|run|on to|let's|for the)\b",
+        r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
-        r"(?:^|(?<=[.!]\s))\w+ing\b[^.\n]{0,60}\bnow\b",
+        r"^\w+ing\b[^.\n]{0,60}\bnow\b",
+        r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b",
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
         r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
-        r"(?:^|[.;:]\s+)(?:next|then)\b",
+        r"^(?:next|then)\b",
+        r"\s(?<=[.;:]\s)\s*(?:next|then)\b",
         r"\bnext (?:up|step|i'?ll)\b",
         r"\bmoving on\b",
         r"\bin progress\b",

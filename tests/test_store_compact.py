@@ -1,0 +1,139 @@
+"""What a SQLite store keeps compact, and reads back whole: a state's fields at their
+defaults left out (sessions and a stop's record), a delivery's message as the tail after its
+text, a stop's context without its defaults; records an older version stored (spaced JSON,
+whole states and contexts) read as they did."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from coachloop.core.events import StopEvent
+from coachloop.core.session import JobMark, SessionState, sparse, unsparse
+from coachloop.core.verdict import Verdict
+from coachloop.snapshot_pack import STOP_CONTEXT, pack, whole
+from coachloop.store.records import EventRecord, Life, event_data, event_json
+from coachloop.store.sqlite import SQLiteStore
+from coachloop.supervisor import Supervisor
+from coachloop.supervisor.writes import record_stop
+
+ASK = Verdict("question", 0.9, "asks", "rules")
+STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
+
+
+def _record(text: str, message: str) -> EventRecord:
+    return EventRecord(7, "s1", "stop", 1.5, 2.5, text, "job", "rules", {"type": "x"}, "deliver",
+                       "why", message, ("a note",))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "message", "tail"),
+    [
+        ("Which DB?", "Which DB?", ""),  # a delivery: the text itself
+        ("Done.", "Done.\n\n[coachloop] capped", "\n\n[coachloop] capped"),  # with a note
+        ("Working.", "go on", None),  # coaching: kept whole
+        ("", "", None),
+        ("", "a notice", None),
+    ],
+)
+def test_a_record_is_stored_compact_and_read_back_whole(
+    text: str, message: str, tail: str | None
+) -> None:
+    rec = _record(text, message)
+    stored = event_json(rec)
+    data = json.loads(stored)
+    assert ": " not in stored.replace(text, "").replace(message, "") and "id" not in data
+    if tail is None:
+        assert data["message"] == message and "more" not in data
+    else:  # the text is not stored twice
+        assert "message" not in data and data["more"] == tail
+    expected = rec.to_dict()
+    del expected["id"]
+    assert event_data(stored) == expected and list(event_data(stored)) == list(expected)
+    spaced = json.dumps(expected)  # what an older version stored
+    assert event_data(spaced) == expected
+    assert EventRecord.from_dict({**event_data(stored), "id": 7}) == rec
+
+
+def test_a_state_is_kept_sparse_and_read_whole() -> None:
+    state = SessionState.new("s1", 100.0, agent="codex", project="/p")
+    state = state.evolve(jobs=(JobMark("j1", "continued"),), continues=2, last_human_at=0.0)
+    kept = sparse(state.to_dict())
+    assert kept["session_id"] == "s1" and next(iter(kept)) == "session_id"
+    assert "steering" not in kept and "status" not in kept and "cwd" not in kept
+    assert kept["last_human_at"] == 0.0  # not the default (None), though it compares false
+    assert SessionState.from_dict(json.loads(json.dumps(kept))) == state
+    assert unsparse(kept) == state.to_dict() and list(unsparse(kept)) == list(state.to_dict())
+    old = json.loads(json.dumps(state.to_dict()))  # a whole state, as older stores kept it
+    assert unsparse(old) == old
+    assert unsparse({"stops": 3}, "s9") == SessionState("s9", stops=3).to_dict()
+
+
+def test_evolve_is_dataclasses_replace() -> None:
+    state = SessionState.new("s1", 5.0, agent="gemini")
+    changes = {"stops": 4, "flags": ("stale",), "status": "done", "last_reply": "x"}
+    assert state.evolve(**changes) == replace(state, **changes)  # type: ignore[arg-type]
+    assert state.evolve() == state and state.evolve() is not state
+    with pytest.raises(TypeError, match="no field 'nope'"):
+        state.evolve(nope=1)
+
+
+def test_a_stop_record_reads_back_as_an_older_version_stored_it(tmp_path: Path) -> None:
+    """`whole` gives the same record for a stop stored now (sparse context and state) as for
+    the same stop stored the older way (every field of its context and state, spaced)."""
+    now = 1_800_000_000.0
+    sup = Supervisor(SQLiteStore(tmp_path / "s.db"), clock=lambda: now)
+    try:
+        sup.on_stop(StopEvent("s1", text="Working on it.", agent="codex", cwd="/w"), STATUS)
+        event = StopEvent("s1", text="Which DB?", agent="codex", project="/p", job_id="j2",
+                          transcript_path="/t.jsonl", can_block=False, timestamp=now)  # fmt: skip
+        sup.on_stop(event, ASK)
+        life = sup.reads.lifecycle("s1")[-1]
+        rec = sup.reads.timeline("s1")[-1]
+        state = sup.reads.get_session("s1")
+    finally:
+        sup.close()
+    stop = {n: getattr(event, n) for n in STOP_CONTEXT}
+    body = pack("s1", life.label, {"stop": stop}, None)
+    older = Life(life.label, body, life.saved_at, life.event_id, "s1", json.dumps(state.to_dict()))
+    assert len(life.body) < len(body) and len(life.state or "") < len(older.state or "")
+    new, old = whole(life, rec), whole(older, rec)
+    assert new == old and json.dumps(new) == json.dumps(old)  # same keys, same order
+    assert new["stop"]["transcript_path"] == "/t.jsonl" and new["stop"]["can_block"] is False
+    assert new["stop"]["session_id"] == "s1" and new["state"]["status"] == "waiting"
+
+
+def test_rows_an_older_version_wrote_read_as_before(tmp_path: Path) -> None:
+    """A timeline record and a session state stored spaced and whole still read."""
+    path = tmp_path / "old.db"
+    SQLiteStore(path).close()
+    state = SessionState.new("s1", 10.0, agent="codex")
+    rec = EventRecord(0, "s1", "stop", 10.0, 10.0, "Which DB?", message="Which DB?",
+                      decision="deliver", source="rules")  # fmt: skip
+    data = rec.to_dict()
+    del data["id"]
+    db = sqlite3.connect(path)
+    db.execute(
+        "INSERT INTO sessions (session_id, project, agent, status, created_at, updated_at, state)"
+        " VALUES ('s1', '', 'codex', 'running', 10, 10, ?)",
+        (json.dumps(state.to_dict()),),
+    )
+    db.execute(
+        "INSERT INTO events (session_id, kind, ts, recorded_at, decision, data)"
+        " VALUES ('s1', 'stop', 10, 10, 'deliver', ?)",
+        (json.dumps(data),),
+    )
+    db.commit()
+    db.close()
+    with SQLiteStore(path) as store:
+        assert store.get_session("s1") == state
+        assert store.timeline("s1") == [replace(rec, id=1)]
+        store.transact("s1", lambda st: (None, None))  # nothing written: still the old row
+    with SQLiteStore(path) as store:
+        record_stop(store, StopEvent("s1", text="Which table?", agent="codex"), ASK)
+        assert [e.message for e in store.timeline("s1")] == ["Which DB?", "Which table?"]
+        assert store.get_session("s1").stops == 1
