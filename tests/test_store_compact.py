@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from coachloop.core.events import StopEvent
-from coachloop.core.session import JobMark, SessionState, sparse, unsparse
+from coachloop.core.session import Context, JobMark, SessionState, Steer, sparse, unsparse
 from coachloop.core.verdict import Verdict
-from coachloop.snapshot_pack import STOP_CONTEXT, pack, whole
+from coachloop.snapshot_pack import STOP_CONTEXT, pack, pack_stop, stop_context, unpack, whole
 from coachloop.store.records import EventRecord, Life, event_data, event_json
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Supervisor
@@ -71,6 +71,13 @@ def test_a_state_is_kept_sparse_and_read_whole() -> None:
     old = json.loads(json.dumps(state.to_dict()))  # a whole state, as older stores kept it
     assert unsparse(old) == old
     assert unsparse({"stops": 3}, "s9") == SessionState("s9", stops=3).to_dict()
+    full = SessionState("s2", "a", "p", "/c", "failed", 1, Context("x", "y", "z", "w"),
+                        (JobMark("j"),), "fp", 2, 1.0, "e", "v", "d", 3, 1.0, 2.0, 3.0, 4.0,
+                        "sig", 5, ("f",), (Steer("k", "t"),), ("k",), "n", "o", "id", "r")  # fmt: skip
+    for st in (state, full, SessionState("", stops=2), SessionState("s3", created_at=0)):
+        assert st.sparse_dict() == sparse(st.to_dict())
+        assert list(st.sparse_dict()) == list(sparse(st.to_dict()))
+    assert len(full.sparse_dict()) == len(full.to_dict())
 
 
 def test_evolve_is_dataclasses_replace() -> None:
@@ -137,3 +144,19 @@ def test_rows_an_older_version_wrote_read_as_before(tmp_path: Path) -> None:
         record_stop(store, StopEvent("s1", text="Which table?", agent="codex"), ASK)
         assert [e.message for e in store.timeline("s1")] == ["Which DB?", "Which table?"]
         assert store.get_session("s1").stops == 1
+
+
+def test_a_stop_record_is_packed_once_per_context_until_a_value_is_registered() -> None:
+    from coachloop import redaction, snapshot_pack
+
+    event = StopEvent("s1", text="one", cwd="/srv/st0p-c0ntext-r3g1ster-7")
+    first = pack_stop(event, "deliver")
+    assert first == pack("s1", "deliver", {"stop": stop_context(event)}, None)
+    assert pack_stop(replace(event, text="two"), "deliver") is first  # its text is not in it
+    assert unpack(pack_stop(event, "complete"))["event"] == "complete"
+    assert unpack(pack_stop(replace(event, job_id="j"), "deliver"))["stop"]["job_id"] == "j"
+    redaction.register("st0p-c0ntext-r3g1ster-7")
+    assert unpack(pack_stop(event, "deliver"))["stop"]["cwd"] == f"/srv/{redaction.REDACTED}"
+    for i in range(snapshot_pack.PACKED_RECORDS + 5):
+        pack_stop(StopEvent(f"b{i}"), "deliver")
+    assert len(snapshot_pack._STOPS) == snapshot_pack.PACKED_RECORDS

@@ -156,6 +156,7 @@ def test_snapshot_failure_never_loses_the_decision(
         raise ValueError("cannot pack")
 
     monkeypatch.setattr(service, "pack", broken)
+    monkeypatch.setattr(service, "pack_stop", broken)  # a stop's record
     sup = Supervisor(SQLiteStore(tmp_path / "c.db"))
     res = sup.on_stop(StopEvent("s1", text="working"), STATUS)
     assert res.decision.kind == "continue"

@@ -28,6 +28,7 @@ import json
 import zlib
 from collections.abc import Iterable, Mapping
 from datetime import UTC, datetime
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,9 @@ STOP_CONTEXT = tuple(n for n in StopEvent.__dataclass_fields__ if n not in _IN_T
 _CONTEXT_DEFAULTS: dict[str, Any] = {
     n: StopEvent.__dataclass_fields__[n].default for n in STOP_CONTEXT if n != "session_id"
 }
+_CONTEXT_OF = attrgetter(*STOP_CONTEXT)
+# A stop's label and context -> the redaction generation and its packed record (`pack_stop`).
+_STOPS: dict[tuple[Any, ...], tuple[int, bytes]] = {}
 PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
 # starts with "{", so `unpack` tells them apart)
 
@@ -78,6 +82,25 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None
         while len(_PACKED) > PACKED_RECORDS:  # the oldest go (a loop: other threads add too)
             with contextlib.suppress(KeyError, RuntimeError, StopIteration):
                 del _PACKED[next(iter(_PACKED))]
+    return packed
+
+
+def pack_stop(event: StopEvent, label: str) -> bytes:
+    """A stop's record: `pack(event.session_id, label, {"stop": stop_context(event)}, None)`,
+    remembered by the label and the stop's context (a session's stops repeat them: no JSON
+    is made for them again) while no value is `register`ed meanwhile."""
+    from coachloop.redaction import generation
+
+    key = (label, *_CONTEXT_OF(event))
+    current = generation()
+    known = _STOPS.get(key)
+    if known is not None and known[0] == current:
+        return known[1]
+    packed = pack(event.session_id, label, {"stop": stop_context(event)}, None)
+    _STOPS[key] = (current, packed)
+    while len(_STOPS) > PACKED_RECORDS:  # the oldest go (a loop: other threads add too)
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+            del _STOPS[next(iter(_STOPS))]
     return packed
 
 

@@ -172,6 +172,25 @@ class SessionState:
         out["steered"] = list(self.steered)
         return out
 
+    def sparse_dict(self) -> dict[str, Any]:
+        """`sparse(self.to_dict())` (what a store keeps, at every stop) in a third of the
+        time: straight from the fields, only those off their defaults converted."""
+        out: dict[str, Any] = {"session_id": self.session_id}
+        for name, value, default in zip(_FIELDS, _VALUES(self), _DEFAULT_VALUES, strict=True):
+            if value != default or type(value) is not type(default):
+                out[name] = value
+        if "context" in out:
+            out["context"] = {n: getattr(self.context, n) for n in Context.__dataclass_fields__}
+        if "jobs" in out:
+            out["jobs"] = [[m.job_id, m.status, m.delivered] for m in self.jobs]
+        if "flags" in out:
+            out["flags"] = list(self.flags)
+        if "steering" in out:
+            out["steering"] = [[q.key, q.text, q.source, q.at] for q in self.steering]
+        if "steered" in out:
+            out["steered"] = list(self.steered)
+        return out
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> SessionState:
         """Rebuild a state from `to_dict` output; unknown keys are ignored."""
@@ -197,6 +216,7 @@ _PUT = tuple(_PUT_BY_NAME.values())
 
 
 _DEFAULTS: dict[str, Any] = SessionState("").to_dict()  # a new state's dict
+_DEFAULT_VALUES = _VALUES(SessionState(""))
 _ABSENT = object()
 
 
@@ -205,12 +225,11 @@ def sparse(state: dict[str, Any]) -> dict[str, Any]:
     hold their defaults (a value of another type is kept: `0` is not `0.0`), as a store
     keeps it (a third of the JSON). `from_dict` reads it as it is; `unsparse` gives the
     whole dict again."""
-    out = {}
+    out = {"session_id": state.get("session_id", "")}  # never left out (the default "")
     for key, value in state.items():
         default = _DEFAULTS.get(key, _ABSENT)
         if value != default or type(value) is not type(default):
             out[key] = value
-    out["session_id"] = state.get("session_id", "")  # never left out (the default "")
     return out
 
 

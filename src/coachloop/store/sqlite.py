@@ -25,7 +25,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from coachloop.core.session import SessionState, sparse
+from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import (
     COMMITTED_STATE,
@@ -124,7 +124,7 @@ class SQLiteStore(Store):
             if write is None:
                 return result, ()
             st = write.state
-            state_json = COMPACT.encode(sparse(st.to_dict()))  # `from_dict` reads it whole
+            state_json = COMPACT.encode(st.sparse_dict())  # `from_dict` reads it whole
             if row is None:  # read in this write transaction: no other writer between
                 new = (session_id, *_columns(st), st.created_at, st.updated_at, state_json)
                 db.execute(_NEW_SESSION, new)

@@ -31,7 +31,7 @@ from coachloop.core.events import HumanMessage, StopEvent
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.session import Decision, SessionState, SessionStatus
 from coachloop.redaction import redact
-from coachloop.snapshot_pack import pack, stop_context
+from coachloop.snapshot_pack import pack, pack_stop
 from coachloop.store.records import COMMITTED_STATE, Life
 from coachloop.supervisor import watchdog, writes
 from coachloop.supervisor.human import HumanDoor
@@ -187,7 +187,7 @@ class Supervisor(Maintained, HumanDoor):
             # stop's context (its text, verdict, decision and time are in the record; the
             # time saved beside the body), the same text for a session's stops.
             try:
-                body = pack(event.session_id, label, {"stop": stop_context(event)}, None)
+                body = pack_stop(event, label)
                 return Life(label, body, now, state=COMMITTED_STATE)
             except Exception:  # a lost record must never lose the decision
                 log.exception("could not save the %s snapshot of %s", label, event.session_id)
