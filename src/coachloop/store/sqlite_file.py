@@ -149,7 +149,7 @@ CHECKPOINT_START = 8  # commits of one store before its checkpoint thread starts
 CHECKPOINT_EVERY = 0.05  # seconds between two checkpoints of that thread, at most
 SAFETY_PAGES = 10_000  # the committing connection's own checkpoint, once the thread runs
 RESTART_PAGES = 4_000  # WAL frames past which the thread restarts the WAL (`Checkpointer`)
-RESTART_ANYWAY = 7_000  # ... even when the disk answers slowly, before SAFETY_PAGES
+RESTART_ANYWAY = 6_000  # ... even when the disk answers slowly, well before SAFETY_PAGES
 RESTART_QUIET = 0.01  # seconds a catch-up copy may take for a restart to follow at once
 RESTART_WAIT = 0.02  # seconds that restart waits for the write lock, then for readers
 
@@ -250,7 +250,7 @@ class Checkpointer:
                 with contextlib.suppress(sqlite3.Error):
                     frames, _ = self._copy(db)
                     if frames >= RESTART_PAGES:
-                        _, took = self._copy(db)  # the restart copies what came meanwhile
+                        frames, took = self._copy(db)  # the restart copies what came since
                         if took <= RESTART_QUIET or frames >= RESTART_ANYWAY:
                             self._restart(db)
                             frames = 0
