@@ -75,3 +75,12 @@ def test_work_announced_in_terse_or_cjk_endings_is_under_way() -> None:
     assert not under_way("The settings page is added; see `src/pages/settings.tsx`.")
     assert not under_way("You need to add the key to `.env` yourself.")
     assert not under_way("# Settings\n\nThe page lists every option and its default.")
+
+
+def test_what_someone_else_will_do_is_not_work_under_way() -> None:
+    def under_way(text: str) -> bool:
+        return Features(Message(text)).ongoing_tail
+
+    assert under_way("The first batch is migrated. Will report back once the rest is done.")
+    assert under_way("The first batch is migrated. We will update the remaining tables next.")
+    assert not under_way("PR opened: https://example.com/pr/1. The CI bot will post its results.")

@@ -16,16 +16,28 @@ EVENT_WITH_RECORD = (
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
+
+def _newest(life_kept: str = "", events_kept: str = "") -> str:
+    return (
+        "SELECT label, body, saved_at, event_id, state FROM ("
+        " SELECT * FROM (SELECT label, body, saved_at, event_id, state, 1 AS src, id AS n"
+        f" FROM lifecycle WHERE session_id = ?1{life_kept} ORDER BY id DESC LIMIT ?2)"
+        " UNION ALL SELECT * FROM (SELECT life_label, life_body, life_saved, id, life_state,"
+        f" 0, 0 FROM events WHERE session_id = ?1{events_kept} AND life_body IS NOT NULL"
+        " ORDER BY id DESC LIMIT ?2))"
+        " ORDER BY event_id DESC, src DESC, n DESC LIMIT ?2"
+    )
+
+
 # A session's newest lifecycle records (label, body, saved_at, event_id, state), by the
 # events they record: a stop's from its events row (migration 0010), the others (and
 # stops' records of older stores) from the lifecycle table. Args: (session_id, limit).
-LIFE_NEWEST = (
-    "SELECT label, body, saved_at, event_id, state FROM ("
-    " SELECT * FROM (SELECT label, body, saved_at, event_id, state, 1 AS src, id AS n"
-    " FROM lifecycle WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2)"
-    " UNION ALL SELECT * FROM (SELECT life_label, life_body, life_saved, id, life_state, 0, 0"
-    " FROM events WHERE session_id = ?1 AND life_body IS NOT NULL ORDER BY id DESC LIMIT ?2))"
-    " ORDER BY event_id DESC, src DESC, n DESC LIMIT ?2"
+LIFE_NEWEST = _newest()
+# The same, without the rows a forgetting of the session left to purge (`sqlite_forget`,
+# migration 0013): the store's own read (the dashboard may read a file not migrated yet).
+LIFE_NEWEST_KEPT = _newest(
+    " AND id > coalesce((SELECT life_upto FROM forgotten WHERE session_id = ?1), 0)",
+    " AND id > coalesce((SELECT events_upto FROM forgotten WHERE session_id = ?1), 0)",
 )
 # The lifecycle records of one event (label, body, saved_at, state). Args: (session_id,
 # event_id).

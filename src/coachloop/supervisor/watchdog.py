@@ -174,9 +174,9 @@ def sweep(
         report.done += 1
         time.sleep(0)  # a stop waiting on the store's lock takes it now, not after the page
         idle = now - state.updated_at
-        if idle >= lim.forget_after:
-            sup.forget(state.session_id)
-            report.forgotten.append(state.session_id)
+        if idle >= lim.forget_after:  # unless a stop came since the page was read
+            if sup.forget(state.session_id, now - lim.forget_after):
+                report.forgotten.append(state.session_id)
             continue
         found = conditions(state, now, lim)
         if found and not all(c in state.flags for c in found):

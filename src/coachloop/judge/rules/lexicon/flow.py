@@ -32,7 +32,7 @@ ONGOING: Lexicon = {
         r"\bworking on\b",
         r"^(?:on it|starting|reading|scanning|looking|analy[sz]ing|investigating|checking|"
         r"running|writing|exploring|searching|continuing|building|waiting)\b",
-        r"\bwill (?:report|post|follow up|update|do|change|adjust|get back)\b",
+        r"(?:^|[.!]\s+|\b(?:i|we) )will (?:report|post|follow up|update|do|change|adjust|get back)\b",
         r"\bafter that\b",
         r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next|to do|left)\b",
         r"\bcome after\b",
