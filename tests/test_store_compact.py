@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from coachloop.core.events import StopEvent
-from coachloop.core.session import Context, JobMark, SessionState, Steer, sparse, unsparse
+from coachloop.core.session import (
+    Context,
+    JobMark,
+    SessionState,
+    Steer,
+    evolve,
+    sparse,
+    unsparse,
+)
 from coachloop.core.verdict import Verdict
 from coachloop.snapshot_pack import STOP_CONTEXT, pack, pack_stop, stop_context, unpack, whole
 from coachloop.store.records import EventRecord, Life, event_data, event_json
@@ -61,7 +69,7 @@ def test_a_record_is_stored_compact_and_read_back_whole(
 
 def test_a_state_is_kept_sparse_and_read_whole() -> None:
     state = SessionState.new("s1", 100.0, agent="codex", project="/p")
-    state = state.evolve(jobs=(JobMark("j1", "continued"),), continues=2, last_human_at=0.0)
+    state = evolve(state, jobs=(JobMark("j1", "continued"),), continues=2, last_human_at=0.0)
     kept = sparse(state.to_dict())
     assert kept["session_id"] == "s1" and next(iter(kept)) == "session_id"
     assert "steering" not in kept and "status" not in kept and "cwd" not in kept
@@ -83,10 +91,30 @@ def test_a_state_is_kept_sparse_and_read_whole() -> None:
 def test_evolve_is_dataclasses_replace() -> None:
     state = SessionState.new("s1", 5.0, agent="gemini")
     changes = {"stops": 4, "flags": ("stale",), "status": "done", "last_reply": "x"}
-    assert state.evolve(**changes) == replace(state, **changes)  # type: ignore[arg-type]
-    assert state.evolve() == state and state.evolve() is not state
+    assert evolve(state, **changes) == replace(state, **changes)  # type: ignore[arg-type]
+    assert evolve(state) == state and evolve(state) is not state
     with pytest.raises(TypeError, match="no field 'nope'"):
-        state.evolve(nope=1)
+        evolve(state, **{"nope": 1})
+    with pytest.raises(TypeError, match="SessionState"):
+        evolve(Context(), **{"prompt": "x"})
+
+
+def test_evolve_is_type_checked_as_replace(tmp_path: Path) -> None:
+    """mypy checks every `evolve` call as `dataclasses.replace`: a field named wrong, or a
+    value of the wrong type, fails `mypy --strict` (tests/test_quality.py)."""
+    from mypy import api
+
+    code = (
+        "from coachloop.core.session import SessionState, evolve\n"
+        "ok: SessionState = evolve(SessionState('s'), status='done', continues=2)\n"
+        "evolve(SessionState('s'), stauts='done')\n"
+        "evolve(SessionState('s'), continues='3')\n"
+    )
+    options = ["--config-file", "", "--strict", "--no-error-summary"]  # not the project's files
+    out, err, status = api.run([*options, "--cache-dir", str(tmp_path), "-c", code])
+    assert status == 1, err
+    errors = [line.split(": error: ")[0] for line in out.splitlines() if ": error: " in line]
+    assert errors == ["<string>:3", "<string>:4"], out
 
 
 def test_a_stop_record_reads_back_as_an_older_version_stored_it(tmp_path: Path) -> None:
