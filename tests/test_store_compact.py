@@ -188,3 +188,36 @@ def test_a_stop_record_is_packed_once_per_context_until_a_value_is_registered() 
     for i in range(snapshot_pack.PACKED_RECORDS + 5):
         pack_stop(StopEvent(f"b{i}"), "deliver")
     assert len(snapshot_pack._STOPS) == snapshot_pack.PACKED_RECORDS
+
+
+# The defaults sparse rows were written against (e7d7b92). A stored state or stop context
+# leaves a field at its default out, so changing one of these rereads every stored row
+# with the new value: keep them, or add a migration that writes the old ones in first.
+# (A new field may be added: rows without it read its default, as rows always did.)
+STATE_DEFAULTS = {
+    "session_id": "", "agent": "", "project": "", "cwd": "", "status": "running",
+    "continues": 0, "context": {"prompt": None, "skill": None, "phase": None, "plan_file": None},
+    "jobs": [], "last_continued": None, "error_run": 0, "error_since": None, "last_error": None,
+    "last_verdict": None, "last_decision": None, "stops": 0, "created_at": 0.0,
+    "updated_at": 0.0, "run_started_at": 0.0, "last_human_at": None, "tool_signature": None,
+    "tool_repeats": 0, "flags": [], "steering": [], "steered": [], "stop_requested": None,
+    "outcome": None, "last_stop_id": None, "last_reply": None,
+}  # fmt: skip
+STOP_DEFAULTS = {
+    "agent": "claude-code", "project": "", "cwd": "", "kind": "Stop", "job_id": None,
+    "error": None, "transcript_path": None, "skill": None, "phase": None, "plan_file": None,
+    "stop_hook_active": False, "can_block": True,
+}  # fmt: skip
+
+
+def test_the_defaults_sparse_rows_leave_out_never_change() -> None:
+    now = SessionState("").to_dict()
+    assert {k: now[k] for k in STATE_DEFAULTS} == STATE_DEFAULTS
+    assert {k: type(now[k]) for k in STATE_DEFAULTS} == {
+        k: type(v) for k, v in STATE_DEFAULTS.items()
+    }  # 0 is not 0.0: a sparse row keeps a value of another type
+    context = stop_context(StopEvent("s", timestamp=1.0))
+    assert context == {}  # every field at its default: left out
+    life = Life("deliver", pack("s", "deliver", {"stop": {}}, None), 1.0, 1, "s", None)
+    filled = whole(life)["stop"]
+    assert {k: filled[k] for k in STOP_DEFAULTS} == STOP_DEFAULTS
