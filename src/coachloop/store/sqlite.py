@@ -38,7 +38,7 @@ from coachloop.store.records import (
 )
 from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
 from coachloop.store.sqlite_forget import TIMELINE, forget, purge
-from coachloop.store.sqlite_life import EVENT_WITH_RECORD, LIFE_NEWEST_KEPT, trim_event_records
+from coachloop.store.sqlite_life import EVENT_WITH_RECORD, LIFE_NEWEST, trim_event_records
 
 _EVENT = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
@@ -217,7 +217,7 @@ class SQLiteStore(Store):
         return [SessionState.from_dict(json.loads(r[0])) for r in rows]
 
     def lifecycle(self, session_id: str, limit: int = 50) -> list[Life]:
-        rows = self._read(LIFE_NEWEST_KEPT, (session_id, max(int(limit), 0)))
+        rows = self._read(LIFE_NEWEST, (session_id, max(int(limit), 0)))
         return [Life(r[0], bytes(r[1]), r[2], r[3], session_id, r[4]) for r in reversed(rows)]
 
     def save_life(self, session_id: str, life: Life) -> None:
@@ -253,9 +253,9 @@ class SQLiteStore(Store):
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
         self.get_session(session_id)
         sql = TIMELINE  # without what a forgetting of the session left to purge
-        args: tuple[Any, ...] = (session_id, session_id)
+        args: tuple[Any, ...] = (session_id,)
         if limit is not None:
-            sql += " LIMIT ?"
+            sql += " LIMIT ?2"
             args += (limit,)
         rows = self._read(sql, args)
         return [EventRecord.from_dict({**event_data(d), "id": i}) for i, d in reversed(rows)]

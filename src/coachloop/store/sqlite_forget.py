@@ -5,9 +5,10 @@ still idle (no stop came since maintenance read it), and records in `forgotten`
 (migration 0013) the last ids its events, lifecycle records and outbox rows can have
 then: ids only grow (AUTOINCREMENT), so a row past them belongs to a session of the same
 id started since. `purge` deletes those rows a bounded batch per transaction; until
-then the store's reads of a session (`TIMELINE`, `sqlite_life.LIFE_NEWEST_KEPT`) skip
-them (the dashboard's own queries may show them for those seconds). Pending outbox rows
-are kept, as `delete_session` keeps them.
+then every read of a session skips them (`floor`: the store's `TIMELINE` and
+`sqlite_life`'s queries, the dashboard's own), so a session of the same id started
+meanwhile shows none of them. Pending outbox rows are kept, as `delete_session` keeps
+them.
 """
 
 from __future__ import annotations
@@ -30,12 +31,19 @@ _PURGE = (
     "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
     " WHERE session_id = ? AND id <= ? AND sent_at IS NOT NULL LIMIT ?)",
 )
+
+
+def floor(session: str, upto: str = "events_upto") -> str:
+    """SQL: the last id of a table's rows (`upto`: events_upto, life_upto, outbox_upto)
+    that a forgetting of session `session` (an SQL expression: '?1', 's.session_id') left
+    to purge; 0 when none. A read of the session shows only rows past it."""
+    return f"coalesce((SELECT {upto} FROM forgotten WHERE session_id = {session}), 0)"
+
+
 # A session's timeline: its events after its last forgetting (all of them when it was
-# never forgotten), newest first. Args: (session_id, session_id).
+# never forgotten), newest first. Args: (session_id,).
 TIMELINE = (
-    "SELECT id, data FROM events WHERE session_id = ?"
-    " AND id > coalesce((SELECT events_upto FROM forgotten WHERE session_id = ?), 0)"
-    " ORDER BY id DESC"
+    f"SELECT id, data FROM events WHERE session_id = ?1 AND id > {floor('?1')} ORDER BY id DESC"
 )
 
 

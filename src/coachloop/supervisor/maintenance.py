@@ -133,6 +133,15 @@ class Maintained:
                 return total
             time.sleep(0)  # a stop waiting on the store's lock takes it now
 
+    def purge_all(self) -> int:
+        """Every row forgotten sessions left, now, a `TRIM_BATCH` per write transaction (a
+        command's cleanup, which no later maintenance step follows); how many went."""
+        total = 0
+        while (gone := self._store.purge_forgotten(TRIM_BATCH)) >= TRIM_BATCH:
+            total += gone
+        self._purging = False
+        return total + gone
+
     @property
     def maintaining(self) -> bool:
         """A walk, a purge or a trim is under way: the next `maintain` step has work."""
