@@ -100,9 +100,10 @@ def level(
     rng = random.Random(events)
     with sqlite3.connect(path) as db:
         sessions = db.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        stored = db.execute("SELECT count(*) FROM events").fetchone()[0]  # the big one's too
     out: dict[str, Any] = {"events": events, "sessions": sessions, "due_per_kind": due}
     out["fill_s"] = round(time.perf_counter() - started, 1)
-    out["bytes_per_event"] = round(_disk(path) / events)
+    out["bytes_per_event"] = round(_disk(path) / stored)
     sup = Supervisor(SQLiteStore(path), snapshot_root=folder / f"snapshots-{events}")
     try:
         quiet = _stops(sup, sids, stops, rng)

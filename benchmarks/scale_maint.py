@@ -4,7 +4,8 @@
 the way the current code stores it (in the stop's events row, migration 0010; `upgraded`:
 in the old `lifecycle` table instead, a store that looks upgraded) and makes work due for
 every kind of maintenance step, a bounded amount (`due` per kind):
-- sessions (`due` each, at most a fifth of them): idle 40 days (forgotten), running and
+- sessions (`due` each, at most a fifth of them): idle 40 days (forgotten; one of them
+  holds `BIG` more stops, a copy of the long session's, with their records), running and
   idle 2 days (alerted and abandoned), running and idle 1 hour (alerted "silent"); every
   other session was active in the last 10 minutes, with a run shorter than the limit;
 - the `due` oldest records and the `due` oldest delivered outbox rows are past the
@@ -83,7 +84,15 @@ def prefill(path: Path, events: int, due: int, *, upgraded: bool = False) -> lis
         " WHERE sent_at IS NOT NULL ORDER BY id LIMIT ?)",
         (old, due),
     )
-    fresh = _sessions(db, now, due, random.Random(events))
+    fresh, big = _sessions(db, now, due, random.Random(events))
+    columns = "kind, ts, recorded_at, job_id, decision, verdict_type, source, why, data"
+    life = "life_label, life_saved, life_body, life_state"
+    db.execute(  # a big session to forget (`BIG` stops; records within the retention)
+        f"INSERT INTO events (session_id, {columns}, {life}) SELECT ?, {columns},"
+        " life_label, ?, life_body, life_state FROM events WHERE session_id = ?"
+        " ORDER BY id LIMIT ?",
+        (big, recent, LONG_ID, BIG),
+    )
     db.execute("COMMIT")
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     db.close()
@@ -91,8 +100,11 @@ def prefill(path: Path, events: int, due: int, *, upgraded: bool = False) -> lis
     return fresh
 
 
-def _sessions(db: sqlite3.Connection, now: float, due: int, rng: random.Random) -> list[str]:
-    """Re-times every session (module doc); returns those with nothing due."""
+def _sessions(
+    db: sqlite3.Connection, now: float, due: int, rng: random.Random
+) -> tuple[list[str], str]:
+    """Re-times every session (module doc); returns those with nothing due, and one of
+    the forgotten ones."""
     rows = db.execute("SELECT session_id, state FROM sessions").fetchall()
     rng.shuffle(rows)
     rows.sort(key=lambda r: r[0] == LONG_ID)  # `show` reads it afterwards: never forgotten
@@ -115,7 +127,7 @@ def _sessions(db: sqlite3.Connection, now: float, due: int, rng: random.Random) 
     db.executemany(
         "UPDATE sessions SET status = ?, updated_at = ?, state = ? WHERE session_id = ?", out
     )
-    return fresh
+    return fresh, rows[0][0]
 
 
 def _old_files(root: Path, mtime: float, folders: int = 5, per: int = 10) -> None:
@@ -128,7 +140,8 @@ def _old_files(root: Path, mtime: float, folders: int = 5, per: int = 10) -> Non
 
 
 QUIET_MAX = 20.0
-KINDS = ("walk", "alert", "abandon", "forget", "files", "outbox", "records")
+BIG = 1000  # stops of the biggest session forgotten
+KINDS = ("walk", "alert", "abandon", "forget", "purge", "files", "outbox", "records")
 
 
 class Upkeep(threading.Thread):
@@ -154,6 +167,7 @@ class Upkeep(threading.Thread):
                 "alert": len(done.alerts),
                 "abandon": len(stale.abandoned) if stale else 0,
                 "forget": len(stale.forgotten) if stale else 0,
+                "purge": getattr(done, "purged", 0),  # rows of forgotten sessions
                 "files": done.cleanup.removed if done.cleanup else 0,
                 "outbox": done.trimmed,
                 "records": done.records,

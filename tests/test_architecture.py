@@ -112,8 +112,9 @@ def test_the_store_takes_no_decision() -> None:
 
 def test_nothing_outside_the_supervisor_writes_through_its_store() -> None:
     """The supervisor is the only door to session state: no `supervisor.store` anywhere,
-    and the store's writes (`transact`, `delete_session`, `save_life`, `trim_*`, `claim`,
-    `mark_sent`) are called only inside `supervisor/` and `store/` (the outbox's
+    and the store's writes (`transact`, `delete_session`, `forget_session`,
+    `purge_forgotten`, `save_life`, `trim_*`, `claim`, `mark_sent`) are called only
+    inside `supervisor/` and `store/` (the outbox's
     `mark_sent` through `Supervisor.mark_sent`)."""
     found = [
         str(p.relative_to(SRC))
@@ -122,7 +123,8 @@ def test_nothing_outside_the_supervisor_writes_through_its_store() -> None:
     ]
     assert found == []
     writes = re.compile(
-        r"\.(transact|delete_session|save_life|trim_\w+|claim)\(|(?<!supervisor)\.mark_sent\("
+        r"\.(transact|delete_session|forget_session|purge_forgotten|save_life|trim_\w+|claim)\("
+        r"|(?<!supervisor)\.mark_sent\("
     )
     outside = [
         str(p.relative_to(SRC))

@@ -13,7 +13,15 @@ from pathlib import Path
 import pytest
 
 from coachloop.core.events import StopEvent
-from coachloop.core.session import Context, JobMark, SessionState, Steer, sparse, unsparse
+from coachloop.core.session import (
+    Context,
+    JobMark,
+    SessionState,
+    Steer,
+    evolve,
+    sparse,
+    unsparse,
+)
 from coachloop.core.verdict import Verdict
 from coachloop.snapshot_pack import STOP_CONTEXT, pack, pack_stop, stop_context, unpack, whole
 from coachloop.store.records import EventRecord, Life, event_data, event_json
@@ -61,7 +69,7 @@ def test_a_record_is_stored_compact_and_read_back_whole(
 
 def test_a_state_is_kept_sparse_and_read_whole() -> None:
     state = SessionState.new("s1", 100.0, agent="codex", project="/p")
-    state = state.evolve(jobs=(JobMark("j1", "continued"),), continues=2, last_human_at=0.0)
+    state = evolve(state, jobs=(JobMark("j1", "continued"),), continues=2, last_human_at=0.0)
     kept = sparse(state.to_dict())
     assert kept["session_id"] == "s1" and next(iter(kept)) == "session_id"
     assert "steering" not in kept and "status" not in kept and "cwd" not in kept
@@ -83,10 +91,30 @@ def test_a_state_is_kept_sparse_and_read_whole() -> None:
 def test_evolve_is_dataclasses_replace() -> None:
     state = SessionState.new("s1", 5.0, agent="gemini")
     changes = {"stops": 4, "flags": ("stale",), "status": "done", "last_reply": "x"}
-    assert state.evolve(**changes) == replace(state, **changes)  # type: ignore[arg-type]
-    assert state.evolve() == state and state.evolve() is not state
+    assert evolve(state, **changes) == replace(state, **changes)  # type: ignore[arg-type]
+    assert evolve(state) == state and evolve(state) is not state
     with pytest.raises(TypeError, match="no field 'nope'"):
-        state.evolve(nope=1)
+        evolve(state, **{"nope": 1})
+    with pytest.raises(TypeError, match="SessionState"):
+        evolve(Context(), **{"prompt": "x"})
+
+
+def test_evolve_is_type_checked_as_replace(tmp_path: Path) -> None:
+    """mypy checks every `evolve` call as `dataclasses.replace`: a field named wrong, or a
+    value of the wrong type, fails `mypy --strict` (tests/test_quality.py)."""
+    from mypy import api
+
+    code = (
+        "from coachloop.core.session import SessionState, evolve\n"
+        "ok: SessionState = evolve(SessionState('s'), status='done', continues=2)\n"
+        "evolve(SessionState('s'), stauts='done')\n"
+        "evolve(SessionState('s'), continues='3')\n"
+    )
+    options = ["--config-file", "", "--strict", "--no-error-summary"]  # not the project's files
+    out, err, status = api.run([*options, "--cache-dir", str(tmp_path), "-c", code])
+    assert status == 1, err
+    errors = [line.split(": error: ")[0] for line in out.splitlines() if ": error: " in line]
+    assert errors == ["<string>:3", "<string>:4"], out
 
 
 def test_a_stop_record_reads_back_as_an_older_version_stored_it(tmp_path: Path) -> None:
@@ -160,3 +188,36 @@ def test_a_stop_record_is_packed_once_per_context_until_a_value_is_registered() 
     for i in range(snapshot_pack.PACKED_RECORDS + 5):
         pack_stop(StopEvent(f"b{i}"), "deliver")
     assert len(snapshot_pack._STOPS) == snapshot_pack.PACKED_RECORDS
+
+
+# The defaults sparse rows were written against (e7d7b92). A stored state or stop context
+# leaves a field at its default out, so changing one of these rereads every stored row
+# with the new value: keep them, or add a migration that writes the old ones in first.
+# (A new field may be added: rows without it read its default, as rows always did.)
+STATE_DEFAULTS = {
+    "session_id": "", "agent": "", "project": "", "cwd": "", "status": "running",
+    "continues": 0, "context": {"prompt": None, "skill": None, "phase": None, "plan_file": None},
+    "jobs": [], "last_continued": None, "error_run": 0, "error_since": None, "last_error": None,
+    "last_verdict": None, "last_decision": None, "stops": 0, "created_at": 0.0,
+    "updated_at": 0.0, "run_started_at": 0.0, "last_human_at": None, "tool_signature": None,
+    "tool_repeats": 0, "flags": [], "steering": [], "steered": [], "stop_requested": None,
+    "outcome": None, "last_stop_id": None, "last_reply": None,
+}  # fmt: skip
+STOP_DEFAULTS = {
+    "agent": "claude-code", "project": "", "cwd": "", "kind": "Stop", "job_id": None,
+    "error": None, "transcript_path": None, "skill": None, "phase": None, "plan_file": None,
+    "stop_hook_active": False, "can_block": True,
+}  # fmt: skip
+
+
+def test_the_defaults_sparse_rows_leave_out_never_change() -> None:
+    now = SessionState("").to_dict()
+    assert {k: now[k] for k in STATE_DEFAULTS} == STATE_DEFAULTS
+    assert {k: type(now[k]) for k in STATE_DEFAULTS} == {
+        k: type(v) for k, v in STATE_DEFAULTS.items()
+    }  # 0 is not 0.0: a sparse row keeps a value of another type
+    context = stop_context(StopEvent("s", timestamp=1.0))
+    assert context == {}  # every field at its default: left out
+    life = Life("deliver", pack("s", "deliver", {"stop": {}}, None), 1.0, 1, "s", None)
+    filled = whole(life)["stop"]
+    assert {k: filled[k] for k in STOP_DEFAULTS} == STOP_DEFAULTS

@@ -168,11 +168,11 @@ def home_dir(env: "Mapping[str, str]") -> str:
 
 def fingerprint(env: "Mapping[str, str]") -> str:
     """16 hex digits naming this configuration: the data directory, the Python environment
-    (`sys.prefix`), the package version, the store layout (`LAYOUT`) and every setting
+    (`python_prefix()`), the package version, the store layout (`LAYOUT`) and every setting
     variable (of a secret, such as an API key, only that it is set: secrets never reach a
     file name, even hashed)."""
     version = getattr(sys.modules.get("coachloop"), "__version__", "")
-    parts = [home_dir(env), sys.prefix, version, LAYOUT]
+    parts = [home_dir(env), python_prefix(), version, LAYOUT]
     for key in sorted(env):
         if key.startswith(FINGERPRINT_PREFIXES) and key not in CLIENT_ONLY:
             secret = any(word in key for word in SECRET_WORDS)
@@ -181,6 +181,23 @@ def fingerprint(env: "Mapping[str, str]") -> str:
     for byte in "\0".join(parts).encode("utf-8", "surrogateescape"):
         digest = ((digest ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
     return f"{digest:016x}"
+
+
+def python_prefix() -> str:
+    """`sys.prefix` as `site` makes it, also before `site` ran: the installed command
+    starts Python with `-S`, where a virtualenv's `sys.prefix` is still its base
+    interpreter's; `coachloop serve` and a spawned daemon start with `site`. Both must
+    name the same socket, and two virtualenvs of one interpreter must not share a daemon.
+    (`site.venv`: a `pyvenv.cfg` beside the executable or one folder up makes that
+    folder's parent the prefix.)"""
+    if not sys.flags.no_site or "site" in sys.modules:
+        return sys.prefix
+    bin_dir = os.path.dirname(os.path.abspath(sys.executable))
+    prefix = os.path.dirname(bin_dir)
+    for folder in (bin_dir, prefix):
+        if os.path.isfile(os.path.join(folder, "pyvenv.cfg")):
+            return prefix
+    return sys.prefix
 
 
 def socket_path(env: "Mapping[str, str] | None" = None) -> str:

@@ -46,17 +46,22 @@ from coachloop.dashboard.views import (
 from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
 from coachloop.store.records import Life, event_data
+from coachloop.store.sqlite_forget import floor
 from coachloop.store.sqlite_life import LIFE_NEWEST, LIFE_OF_EVENT
 
 BUILT_ITEMS = 4000  # timeline items kept built (records never change once written)
+# A session's events are those past what a forgetting of its id left to purge: a session
+# started again since shows none of the old one's (`store.sqlite_forget`).
+_KEPT = f"e.id > {floor('s.session_id')}"
 _LAST_STOP = (
     "(SELECT e.id FROM events e WHERE e.session_id = s.session_id AND +e.kind = 'stop'"
-    " ORDER BY e.id DESC LIMIT 1)"
+    f" AND {_KEPT} ORDER BY e.id DESC LIMIT 1)"
 )
 _CAPPED = (
     "coalesce((SELECT e.why FROM events e WHERE e.session_id = s.session_id"
-    f" AND +e.kind = 'stop' ORDER BY e.id DESC LIMIT 1), '') LIKE '{CAP_WHY}%'"
+    f" AND +e.kind = 'stop' AND {_KEPT} ORDER BY e.id DESC LIMIT 1), '') LIKE '{CAP_WHY}%'"
 )
+_EVENT = f"SELECT data FROM events WHERE id = ?1 AND session_id = ?2 AND ?1 > {floor('?2')}"
 # A capped delivery is a "status" verdict (the only type that continues) delivered at the
 # cap, so only waiting sessions whose last verdict is "status" need their last stop read.
 _STATUS_SQL = {
@@ -185,9 +190,7 @@ class SQLiteData:
                 return None
             eid = int(parts[1])
             rows = db.execute(LIFE_OF_EVENT, (session_id, eid)).fetchall()
-            event = db.execute(
-                "SELECT data FROM events WHERE id = ? AND session_id = ?", (eid, session_id)
-            ).fetchone()
+            event = db.execute(_EVENT, (eid, session_id)).fetchone()
         lives = [Life(r[0], bytes(r[1]), r[2], eid, session_id, r[3]) for r in rows]
         record = EventRecord.from_dict({**event_data(event[0]), "id": eid}) if event else None
         return found_snapshot(lives, name, record)
@@ -198,7 +201,8 @@ class SQLiteData:
         ids = [
             r[0]
             for r in db.execute(
-                f"SELECT id FROM events WHERE session_id = ? {sql}", [session_id, *args]
+                f"SELECT id FROM events WHERE session_id = ? AND id > {floor('?1')} {sql}",
+                [session_id, *args],
             )
         ]
         if not ids:
@@ -249,14 +253,7 @@ class SQLiteData:
 
     def item(self, session_id: str, event_id: int) -> TimelineItem:
         with self._db() as db:
-            row = (
-                None
-                if db is None
-                else db.execute(
-                    "SELECT data FROM events WHERE id = ? AND session_id = ?",
-                    (event_id, session_id),
-                ).fetchone()
-            )
+            row = None if db is None else db.execute(_EVENT, (event_id, session_id)).fetchone()
         if row is None:
             raise UnknownSession(f"{session_id} #{event_id}", str(self.path))
         return timeline_item({**event_data(row[0]), "id": event_id}, self.redact, full=True)

@@ -54,7 +54,7 @@ class SettingsError(ValueError):
 # holds it (the package was reinstalled elsewhere), the launcher runs `site` as a normal
 # start would and imports the package from wherever it is now; `coachloop.entry` runs
 # `site` before any path that needs more than the standard library (`ensure_site`).
-# (Double quotes inside, the root as a JSON string, a valid Python literal: the shell
+# (Double quotes inside, the root an ASCII Python literal in double quotes: the shell
 # command then needs one pair of single quotes around it.)
 LAUNCHER = (
     "import sys, os; r = {root}; "
@@ -62,6 +62,22 @@ LAUNCHER = (
     'else __import__("site").main(); '
     "from coachloop.entry import main; main()"
 )
+
+
+def python_literal(text: str) -> str:
+    """`text` as a double-quoted ASCII Python string literal. Not `json.dumps`: it writes
+    a character beyond the BMP as a surrogate pair, two characters to Python. Lone
+    surrogates (a file name's bytes that are not UTF-8) stay `\\udcXX`, as `os.fsencode`
+    wants them."""
+    out: list[str] = []
+    for char in text:
+        if char in '"\\':
+            out.append("\\" + char)
+        elif " " <= char <= "~":
+            out.append(char)
+        else:
+            out.append(ascii(char)[1:-1])  # \n, \xe9, \u2028, \U0001f600, \udcff
+    return '"' + "".join(out) + '"'
 
 
 def package_root() -> str:
@@ -77,7 +93,7 @@ def coachloop_executable() -> list[str]:
     run with a PATH that lacks the virtualenv, and another `coachloop` on PATH may be
     another version) without `site` (`-S`) running the entry point (`-c LAUNCHER`), not
     pip's wrapper script. `coachloop doctor` shows it and runs it."""
-    return [sys.executable, "-S", "-c", LAUNCHER.format(root=json.dumps(package_root()))]
+    return [sys.executable, "-S", "-c", LAUNCHER.format(root=python_literal(package_root()))]
 
 
 def hook_command(agent_arg: str) -> str:

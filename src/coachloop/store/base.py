@@ -98,6 +98,19 @@ class Store(StoreReader, Protocol):
         """Forget a session's state and timeline (pending outbox entries are kept)."""
         ...
 
+    def forget_session(self, session_id: str, idle_before: float) -> bool:
+        """Forget a session still idle since `idle_before` or earlier (its `updated_at`: no
+        change came since the caller read it), as `delete_session` does; True when it
+        was forgotten. The session is gone at once for every read and a change after it
+        starts a new one; a backend may leave its rows (events, records, delivered outbox
+        entries) to `purge_forgotten`, which never touches a row of the new one."""
+        ...
+
+    def purge_forgotten(self, limit: int = 1000) -> int:
+        """Delete at most `limit` rows `forget_session` left (a bounded step); returns how
+        many went: fewer than `limit` means none is left."""
+        ...
+
     def save_life(self, session_id: str, life: Life) -> None:
         """Keep one lifecycle record (of a change committed already: `life.event_id`)."""
         ...

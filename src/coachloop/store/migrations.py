@@ -154,4 +154,19 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     # coachloop refuse the store rather than read those rows wrong (a delivery's message
     # empty, a running session's status missing on its dashboard).
     ("0012_compact_rows", "SELECT 1"),
+    # Forgetting a session deletes its row at once (a short transaction) and records
+    # here the last ids its other rows can have; maintenance purges those rows in
+    # bounded batches (a session of 10,000 events held the write lock for seconds).
+    # Rows past these ids belong to a session of the same id started since.
+    (
+        "0013_forgotten_sessions",
+        """
+        CREATE TABLE forgotten (
+            session_id  TEXT PRIMARY KEY,
+            events_upto INTEGER NOT NULL,
+            life_upto   INTEGER NOT NULL,
+            outbox_upto INTEGER NOT NULL
+        )
+        """,
+    ),
 )

@@ -46,6 +46,19 @@ for j = 7 + n, #ARGV do
 end
 return ids
 """
+# Forget a session still idle since ARGV[2] (its state's updated_at, read here, in the
+# same atomic step as the delete: a stop committed before it keeps the session; one after
+# it starts a new one). KEYS: state, events, life, index, active. ARGV: sid, idle_before.
+FORGET = """
+local raw = redis.call('HGET', KEYS[1], 'state')
+if not raw then return 0 end
+local at = tonumber(cjson.decode(raw)['updated_at'])
+if not at or at > tonumber(ARGV[2]) then return 0 end
+redis.call('DEL', KEYS[1], KEYS[2], KEYS[3])
+redis.call('HDEL', KEYS[4], ARGV[1])
+redis.call('ZREM', KEYS[5], ARGV[1])
+return 1
+"""
 
 
 def escape(part: str) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from coachloop.core.session import SessionState
 from coachloop.store.base import Cursor, R, Store, StoreError, TxnFn, UnknownSession
 from coachloop.store.records import COMMITTED_STATE, EventRecord, Life, OutboxEntry
-from coachloop.store.redis_keys import COMMIT, escape, project_token
+from coachloop.store.redis_keys import COMMIT, FORGET, escape, project_token
 
 DEFAULT_URL = "redis://127.0.0.1:6379/0"
 MAX_ATTEMPTS = 500
@@ -57,6 +57,7 @@ class RedisStore(Store):
         except redis.RedisError as exc:
             raise StoreError(f"cannot reach Redis at {url}: {exc}") from exc
         self._commit = self._r.register_script(COMMIT)
+        self._forget = self._r.register_script(FORGET)
         self._projects: dict[str, str] = {}
         self._active_ok = False
 
@@ -326,6 +327,24 @@ class RedisStore(Store):
         pipe.zrem(self._k("sessions", "active"), session_id)
         self._call(pipe.execute)
         self._projects.pop(session_id, None)
+
+    def forget_session(self, session_id: str, idle_before: float) -> bool:
+        """`delete_session`, in one script that reads the state's `updated_at` first: a
+        stop committed between the caller's read and this call keeps the session."""
+        proj = self._proj(session_id)
+        if proj is None:
+            return False
+        state_key, events_key = self._skeys(proj, session_id)
+        life_key = state_key[: -len("state")] + "life"
+        keys = [state_key, events_key, life_key, self._k("sessions"), self._k("sessions", "active")]
+        gone = bool(self._call(self._forget, keys, [session_id, repr(float(idle_before))]))
+        if gone:
+            self._projects.pop(session_id, None)
+        return gone
+
+    def purge_forgotten(self, limit: int = 1000) -> int:
+        """Nothing is left to purge: `forget_session` deletes every key at once."""
+        return 0
 
     def claim(self, name: str, interval: float, now: float | None = None) -> bool:
         """At most one caller per `interval` seconds gets True (SET NX with expiry; the

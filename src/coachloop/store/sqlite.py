@@ -37,6 +37,7 @@ from coachloop.store.records import (
     event_json,
 )
 from coachloop.store.sqlite_file import SAFETY_PAGES, Checkpointer, open_database
+from coachloop.store.sqlite_forget import TIMELINE, forget, purge
 from coachloop.store.sqlite_life import EVENT_WITH_RECORD, LIFE_NEWEST, trim_event_records
 
 _EVENT = (
@@ -251,10 +252,10 @@ class SQLiteStore(Store):
 
     def timeline(self, session_id: str, limit: int | None = None) -> list[EventRecord]:
         self.get_session(session_id)
-        sql = "SELECT id, data FROM events WHERE session_id = ? ORDER BY id DESC"
+        sql = TIMELINE  # without what a forgetting of the session left to purge
         args: tuple[Any, ...] = (session_id,)
         if limit is not None:
-            sql += " LIMIT ?"
+            sql += " LIMIT ?2"
             args += (limit,)
         rows = self._read(sql, args)
         return [EventRecord.from_dict({**event_data(d), "id": i}) for i, d in reversed(rows)]
@@ -286,6 +287,20 @@ class SQLiteStore(Store):
             db.execute(
                 "DELETE FROM outbox WHERE session_id = ? AND sent_at IS NOT NULL", (session_id,)
             )
+            db.execute("DELETE FROM forgotten WHERE session_id = ?", (session_id,))
+
+    def forget_session(self, session_id: str, idle_before: float) -> bool:
+        """The session's row in one short transaction; its other rows later, a bounded
+        batch at a time (`purge_forgotten`; `sqlite_forget`)."""
+        with self._tx() as db:
+            gone = forget(db, session_id, idle_before)
+            if gone:
+                self._states.pop(session_id, None)
+            return gone
+
+    def purge_forgotten(self, limit: int = 1000) -> int:
+        with self._tx() as db:
+            return purge(db, max(int(limit), 0))
 
     def claim(self, name: str, interval: float, now: float | None = None) -> bool:
         ts = time.time() if now is None else now

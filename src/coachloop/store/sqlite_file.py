@@ -149,6 +149,8 @@ CHECKPOINT_START = 8  # commits of one store before its checkpoint thread starts
 CHECKPOINT_EVERY = 0.05  # seconds between two checkpoints of that thread, at most
 SAFETY_PAGES = 10_000  # the committing connection's own checkpoint, once the thread runs
 RESTART_PAGES = 4_000  # WAL frames past which the thread restarts the WAL (`Checkpointer`)
+RESTART_ANYWAY = 6_000  # ... even when the disk answers slowly, well before SAFETY_PAGES
+RESTART_QUIET = 0.01  # seconds a catch-up copy may take for a restart to follow at once
 RESTART_WAIT = 0.02  # seconds that restart waits for the write lock, then for readers
 
 
@@ -186,13 +188,18 @@ class Checkpointer:
     checkpoint finds `RESTART_PAGES` frames or more in the WAL (past half of them it
     checks at each commit, without the pause), the thread runs a RESTART one, holding
     `lock` (the store's: this process's stops wait on it and go the moment it ends,
-    rather than polling SQLite's busy handler): it copies the few frames committed since
-    and syncs, and the next commit writes the WAL from its start. SQLite syncs the
-    database file only at a checkpoint that reached the WAL's end, under such a stream
-    the RESTART alone: all the pages copied since the last one (100 ms, under the lock),
-    so the thread syncs the file after each PASSIVE checkpoint (`_sync`). The RESTART
-    waits at most `RESTART_WAIT` for other processes' write lock and as long for their
-    readers (busy: tried again later); it never changes what a commit guarantees.
+    rather than polling SQLite's busy handler): it copies the frames committed since the
+    last PASSIVE and syncs the WAL and the database file, and the next commit writes the
+    WAL from its start. What the stops wait for is those two syncs and that copy, so the
+    restart follows a catch-up of its own: another PASSIVE checkpoint and sync right
+    before it (`_copy`), which leaves it only the frames committed meanwhile; and when
+    that catch-up took over `RESTART_QUIET` (the disk is busy: a sync under the lock
+    could take 50-100 ms), the restart waits for a later round, up to `RESTART_ANYWAY`
+    frames. SQLite syncs the database file only at a checkpoint that reached the WAL's
+    end, under such a stream the RESTART alone, so the thread syncs the file after each
+    PASSIVE checkpoint (`_sync`). The RESTART waits at most `RESTART_WAIT` for other
+    processes' write lock and as long for their readers (busy: tried again later); it
+    never changes what a commit guarantees.
     """
 
     def __init__(self, path: Path, timeout: float, lock: threading.RLock) -> None:
@@ -241,18 +248,30 @@ class Checkpointer:
                 # busy, or the file went away: the next commit wakes us again
                 frames = 0  # in the WAL
                 with contextlib.suppress(sqlite3.Error):
-                    (row,) = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
-                    frames = row[1]
-                    _sync(self._path)
+                    frames, _ = self._copy(db)
                     if frames >= RESTART_PAGES:
-                        with self._lock:
-                            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
-                        frames = 0
+                        frames, took = self._copy(db)  # the restart copies what came since
+                        if took <= RESTART_QUIET or frames >= RESTART_ANYWAY:
+                            self._restart(db)
+                            frames = 0
                 # past half way to a restart, checked again at the next commit: the
                 # restart comes soon after RESTART_PAGES, never near SAFETY_PAGES
                 self._closing.wait(CHECKPOINT_EVERY if frames < RESTART_PAGES // 2 else 0)
         finally:
             db.close()
+
+    def _copy(self, db: sqlite3.Connection) -> tuple[int, float]:
+        """A PASSIVE checkpoint, then the database file synced: (frames in the WAL, the
+        seconds both took). Never blocks a writer."""
+        start = time.perf_counter()
+        (row,) = db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        _sync(self._path)
+        return int(row[1]), time.perf_counter() - start
+
+    def _restart(self, db: sqlite3.Connection) -> None:
+        """The WAL restarted, under the store's lock (this process's stops wait)."""
+        with self._lock:
+            db.execute("PRAGMA wal_checkpoint(RESTART)").fetchall()
 
     def stop(self) -> None:
         """Tell the thread to end (it closes its connection), without waiting for it."""

@@ -10,29 +10,38 @@ from __future__ import annotations
 
 import sqlite3
 
+from coachloop.store.sqlite_forget import floor
+
 EVENT_WITH_RECORD = (
     "INSERT INTO events (session_id, kind, ts, recorded_at, job_id, decision, verdict_type,"
     " source, why, data, life_label, life_saved, life_body, life_state)"
     " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 )
 
+
 # A session's newest lifecycle records (label, body, saved_at, event_id, state), by the
 # events they record: a stop's from its events row (migration 0010), the others (and
-# stops' records of older stores) from the lifecycle table. Args: (session_id, limit).
+# stops' records of older stores) from the lifecycle table; none a forgetting of the
+# session left to purge (`sqlite_forget`, migration 0013). Args: (session_id, limit).
 LIFE_NEWEST = (
     "SELECT label, body, saved_at, event_id, state FROM ("
     " SELECT * FROM (SELECT label, body, saved_at, event_id, state, 1 AS src, id AS n"
-    " FROM lifecycle WHERE session_id = ?1 ORDER BY id DESC LIMIT ?2)"
+    " FROM lifecycle WHERE session_id = ?1"
+    f" AND id > {floor('?1', 'life_upto')}"
+    " ORDER BY id DESC LIMIT ?2)"
     " UNION ALL SELECT * FROM (SELECT life_label, life_body, life_saved, id, life_state, 0, 0"
-    " FROM events WHERE session_id = ?1 AND life_body IS NOT NULL ORDER BY id DESC LIMIT ?2))"
+    " FROM events WHERE session_id = ?1"
+    f" AND id > {floor('?1')}"
+    " AND life_body IS NOT NULL ORDER BY id DESC LIMIT ?2))"
     " ORDER BY event_id DESC, src DESC, n DESC LIMIT ?2"
 )
-# The lifecycle records of one event (label, body, saved_at, state). Args: (session_id,
-# event_id).
+# The lifecycle records of one event (label, body, saved_at, state), none of an event a
+# forgetting of the session left to purge. Args: (session_id, event_id).
 LIFE_OF_EVENT = (
     "SELECT label, body, saved_at, state FROM lifecycle WHERE session_id = ?1 AND event_id = ?2"
+    f" AND ?2 > {floor('?1')}"
     " UNION ALL SELECT life_label, life_body, life_saved, life_state FROM events"
-    " WHERE id = ?2 AND session_id = ?1 AND life_body IS NOT NULL"
+    f" WHERE id = ?2 AND session_id = ?1 AND life_body IS NOT NULL AND ?2 > {floor('?1')}"
 )
 
 

@@ -9,6 +9,7 @@ claimed in the store, so one process among many runs it. Standard library only.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ WATCHDOG_CLAIM = "watchdog"
 PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
 TRIM_BATCH = 50  # rows per retention delete: the store's write lock is held a few ms
 STEP_SECONDS = 0.02  # a step of the watchdog walk ends after the session past this
+PURGE_SECONDS = 0.005  # a step purges forgotten sessions' rows for about this long
 OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
@@ -39,6 +41,7 @@ class Maintenance:
     stale: watchdog.Report | None = None
     trimmed: int = 0  # delivered outbox rows deleted
     records: int = 0  # lifecycle records past the retention deleted
+    purged: int = 0  # rows of forgotten sessions deleted
 
 
 class Maintained:
@@ -56,6 +59,7 @@ class Maintained:
     _walking: bool
     _cursor: Cursor | None
     _trimming: bool
+    _purging: bool
 
     def maintain(
         self, now: float | None = None, *, budget: int = PAGE, force: bool = False
@@ -69,6 +73,10 @@ class Maintained:
           process among many runs it) a walk over every session starts, newest first;
           each step reads one page of `budget` sessions by index (`Store.session_page`)
           and checks and cleans those (`watchdog.sweep`: alerts, abandoned, forgotten).
+        - The rows of the sessions it forgot (a session's row goes at once, in one short
+          write; its events, records and delivered outbox rows after it): `TRIM_BATCH`
+          rows per write transaction, for about `PURGE_SECONDS` per step, so forgetting
+          a session of 10,000 events never holds the store for long.
         - Retention, once per `cleanup_interval` (claimed): old snapshots, then delivered
           outbox rows older than `OUTBOX_KEEP` and lifecycle records past the retention,
           `TRIM_BATCH` rows (at most `budget`) per step until none is left.
@@ -80,6 +88,7 @@ class Maintained:
                 self._next_walk = ts + self.watchdog_interval
                 if force or self._store.claim(WATCHDOG_CLAIM, self.watchdog_interval, ts):
                     self._walking, self._cursor = True, None
+                    self._purging = True  # what an earlier walk left (a failure, an exit)
             if self._walking:
                 page = self._store.session_page(budget, self._cursor)
                 sup = cast("Supervisor", self)
@@ -88,6 +97,8 @@ class Maintained:
                 read = page[: done.stale.done]
                 self._walking = len(page) >= budget or len(read) < len(page)
                 self._cursor = (read[-1].updated_at, read[-1].session_id) if read else None
+            if self._purging:
+                done.purged = self._purge(min(budget, TRIM_BATCH))
             if not self._trimming and (force or ts >= self._next_cleanup):
                 self._next_cleanup = ts + self.cleanup_interval
                 if force or self._store.claim(CLEANUP_CLAIM, self.cleanup_interval, ts):
@@ -103,16 +114,38 @@ class Maintained:
                 self._trimming = max(done.trimmed, done.records) >= batch
         except Exception:  # maintenance must never break anything else
             log.exception("supervisor maintenance failed")
-            self._walking, self._trimming = False, False
+            self._walking, self._trimming, self._purging = False, False, False
             return done
         for err in done.cleanup.errors if done.cleanup else ():
             log.warning("snapshot cleanup: %s", err)
         return done
 
+    def _purge(self, batch: int) -> int:
+        """Rows forgotten sessions left, `batch` per write transaction, until none is left
+        or `PURGE_SECONDS` went by; how many went."""
+        until = time.perf_counter() + PURGE_SECONDS
+        total = 0
+        while True:
+            gone = self._store.purge_forgotten(batch)
+            total += gone
+            self._purging = gone >= batch > 0
+            if not self._purging or time.perf_counter() >= until:
+                return total
+            time.sleep(0)  # a stop waiting on the store's lock takes it now
+
+    def purge_all(self) -> int:
+        """Every row forgotten sessions left, now, a `TRIM_BATCH` per write transaction (a
+        command's cleanup, which no later maintenance step follows); how many went."""
+        total = 0
+        while (gone := self._store.purge_forgotten(TRIM_BATCH)) >= TRIM_BATCH:
+            total += gone
+        self._purging = False
+        return total + gone
+
     @property
     def maintaining(self) -> bool:
-        """A walk or a trim is under way: the next `maintain` step has work."""
-        return self._walking or self._trimming
+        """A walk, a purge or a trim is under way: the next `maintain` step has work."""
+        return self._walking or self._purging or self._trimming
 
     def maintain_all(self, now: float | None = None, *, budget: int = PAGE) -> Maintenance:
         """Every periodic job now, to the end (`coachloop maintain`): forced steps until
@@ -127,6 +160,7 @@ class Maintained:
             total.cleanup = total.cleanup or step.cleanup
             total.trimmed += step.trimmed
             total.records += step.records
+            total.purged += step.purged
             if not self.maintaining:
                 return total
             step = self.maintain(now, budget=budget)

@@ -53,6 +53,7 @@ from coachloop.core.session import (
     deliver,
     digest,
     drop,
+    evolve,
     when,
 )
 from coachloop.core.text import NOTE
@@ -130,21 +131,21 @@ def _end_error_run(state: SessionState) -> tuple[SessionState, tuple[str, ...]]:
             f"{when(state.error_since)} were not sent one by one; last: {state.last_error}",
         )
     flags = tuple(f for f in state.flags if f != "errors")
-    return state.evolve(error_run=0, error_since=None, last_error=None, flags=flags), notices
+    return evolve(state, error_run=0, error_since=None, last_error=None, flags=flags), notices
 
 
 def _error(
     state: SessionState, event: StopEvent, verdict: Verdict
 ) -> tuple[Decision, SessionState]:
     err = (event.error or verdict.reason or "error").strip()[:300]
-    base = state.evolve(status="failed", last_error=err, last_continued=None)
+    base = evolve(state, status="failed", last_error=err, last_continued=None)
     if state.error_run == 0:
         text = event.text.strip() or f"{NOTE} The agent stopped with an error: {err}"
-        new = base.evolve(error_run=1, error_since=event.timestamp, last_decision="deliver")
+        new = evolve(base, error_run=1, error_since=event.timestamp, last_decision="deliver")
         why = f"error ({err}): delivered once, session marked failed, never auto-continued"
         return deliver(text, why), new
     n = state.error_run + 1
-    new = base.evolve(error_run=n, last_decision="drop")
+    new = evolve(base, error_run=n, last_decision="drop")
     why = (
         f"error run: error {n} since {when(state.error_since)} ({err}); "
         "summarised when the run ends instead of repeated"
@@ -189,7 +190,7 @@ def _delivered(
     state: SessionState, event: StopEvent, fp: str, *, close: bool, status: SessionStatus
 ) -> SessionState:
     jobs = _jobs(state, event, "closed" if close else "open", fp)
-    return state.evolve(last_continued=None, last_decision="deliver", status=status, jobs=jobs)
+    return evolve(state, last_continued=None, last_decision="deliver", status=status, jobs=jobs)
 
 
 def decide(
@@ -207,7 +208,7 @@ def decide(
     if event.kind == "SubagentStop":
         if decision.kind != "deliver" or verdict.type == "error" or event.failed:
             return decision, new
-        kept = new.evolve(status=state.status, last_decision="drop")
+        kept = evolve(new, status=state.status, last_decision="drop")
         return drop(f"{SUBAGENT_DROP} ({decision.why})", decision.notices), kept
     if event.can_block or decision.kind != "continue":
         return decision, new
@@ -234,8 +235,8 @@ def _stopped(
         held, held_state = _decide(state, event, verdict, Policy(max_auto_continues=0))
         why = f"{decision.why}; not continued: the human asked to stop"
         text = f"{event.text.rstrip()}\n\n{note}".strip()
-        return deliver(text, why, held.notices), held_state.evolve(stop_requested=None)
-    cleared = new.evolve(stop_requested=None)
+        return deliver(text, why, held.notices), evolve(held_state, stop_requested=None)
+    cleared = evolve(new, stop_requested=None)
     if decision.kind == "deliver":
         return replace(decision, text=f"{decision.text.rstrip()}\n\n{note}"), cleared
     return replace(decision, notices=(*decision.notices, note)), cleared
@@ -249,7 +250,8 @@ def _decide(
             f"event of session {event.session_id!r} given state of {state.session_id!r}"
         )
     now = event.timestamp
-    base = state.evolve(
+    base = evolve(
+        state,
         stops=state.stops + 1,
         updated_at=max(state.updated_at, now),
         last_verdict=verdict.type,
@@ -264,7 +266,7 @@ def _decide(
 
     why_dup, base = _gate(base, event)
     if why_dup is not None:
-        return drop(why_dup), base.evolve(last_decision="drop")
+        return drop(why_dup), evolve(base, last_decision="drop")
 
     base, notices = _end_error_run(base)
     text = event.text
@@ -300,7 +302,8 @@ def _decide(
 
     coaching = (verdict.coaching_message or "").strip() or PLAIN_CONTINUE
     n = base.continues + 1
-    new = base.evolve(
+    new = evolve(
+        base,
         continues=n,
         status="running",
         last_continued=fp,
@@ -328,7 +331,8 @@ def on_human(state: SessionState | None, msg: HumanMessage) -> tuple[SessionStat
     st, notices = _end_error_run(st)
     prompt = msg.text[:MAX_PROMPT_CHARS]
     ctx = _merge_context(replace(st.context, prompt=prompt), msg.skill, msg.phase, msg.plan_file)
-    new = st.evolve(
+    new = evolve(
+        st,
         status="running",
         continues=0,
         context=ctx,

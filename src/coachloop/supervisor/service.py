@@ -124,6 +124,7 @@ class Supervisor(Maintained, HumanDoor):
         self._walking = False  # a watchdog walk is under way; its place:
         self._cursor = None
         self._trimming = False
+        self._purging = True  # rows a forgetting left (another run's too): looked for once
 
     @classmethod
     def open(
@@ -258,9 +259,18 @@ class Supervisor(Maintained, HumanDoor):
         event_id = writes.set_status(self._store, session_id, status, why, now)
         self._written(session_id, "status", event_id, {"status": status, "why": why})
 
-    def forget(self, session_id: str) -> None:
-        """Forget a session's state and timeline (the retention cleanup)."""
-        self._store.delete_session(session_id)
+    def forget(self, session_id: str, idle_before: float | None = None) -> bool:
+        """Forget a session's state and timeline (the retention cleanup). With
+        `idle_before`, only while the session is still idle since then (no stop came
+        since the watchdog read it), in one short write: the rows it leaves go in later
+        maintenance steps (`Store.forget_session`, `purge_forgotten`). True when
+        forgotten."""
+        if idle_before is None:
+            self._store.delete_session(session_id)
+            return True
+        gone = self._store.forget_session(session_id, idle_before)
+        self._purging = self._purging or gone
+        return gone
 
     def mark_sent(self, entry_id: int, sent_at: float | None = None) -> None:
         """An outbox entry reached the human's chat (idempotent)."""

@@ -141,19 +141,22 @@ def check(sup: Supervisor, now: float | None = None, limits: Limits | None = Non
 def cleanup_stale(
     sup: Supervisor, now: float | None = None, limits: Limits | None = None
 ) -> Report:
-    """Abandon long-silent running sessions; forget sessions idle past `forget_after`."""
+    """Abandon long-silent running sessions; forget sessions idle past `forget_after`
+    (unless a stop came since the list was read) and purge their rows before returning."""
     ts = time.time() if now is None else now
     lim = limits or sup.limits
     report = Report()
     for state in sup.reads.list_sessions():
         idle = ts - state.updated_at
         if idle >= lim.forget_after:
-            sup.forget(state.session_id)
-            report.forgotten.append(state.session_id)
+            if sup.forget(state.session_id, ts - lim.forget_after):
+                report.forgotten.append(state.session_id)
         elif state.status == "running" and idle >= lim.abandon_after:
             why = f"silent for {_span(idle)}: marked abandoned"
             sup.set_status(state.session_id, "abandoned", why, ts)
             report.abandoned.append(state.session_id)
+    if report.forgotten:
+        sup.purge_all()  # a command: nothing runs later steps for it
     return report
 
 
@@ -174,9 +177,9 @@ def sweep(
         report.done += 1
         time.sleep(0)  # a stop waiting on the store's lock takes it now, not after the page
         idle = now - state.updated_at
-        if idle >= lim.forget_after:
-            sup.forget(state.session_id)
-            report.forgotten.append(state.session_id)
+        if idle >= lim.forget_after:  # unless a stop came since the page was read
+            if sup.forget(state.session_id, now - lim.forget_after):
+                report.forgotten.append(state.session_id)
             continue
         found = conditions(state, now, lim)
         if found and not all(c in state.flags for c in found):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from coachloop.core.events import HumanMessage, StopEvent
-from coachloop.core.session import Decision, SessionState, SessionStatus
+from coachloop.core.session import Decision, SessionState, SessionStatus, evolve
 from coachloop.store.base import UnknownSession
 from coachloop.store.records import EventRecord, Life, OutboxKind, Write, clip, verdict_dict
 from coachloop.supervisor.policy import Policy, decide, on_human
@@ -84,7 +84,7 @@ def record_stop(
         new = _tool_run(new, tool_run)
         if event.stop_id is not None:  # durable with the decision, before any reply
             reply = decision.text if decision.blocks else None
-            new = new.evolve(last_stop_id=event.stop_id, last_reply=reply)
+            new = evolve(new, last_stop_id=event.stop_id, last_reply=reply)
         record = EventRecord(
             id=0,
             session_id=event.session_id,
@@ -122,7 +122,7 @@ def _tool_run(state: SessionState, run: tuple[str, int] | None) -> SessionState:
     flags = state.flags
     if signature != state.tool_signature:
         flags = tuple(f for f in flags if f != "repeat")
-    return state.evolve(tool_signature=signature, tool_repeats=count, flags=flags)
+    return evolve(state, tool_signature=signature, tool_repeats=count, flags=flags)
 
 
 def record_human(store: Store, msg: HumanMessage) -> tuple[SessionState, int]:
@@ -172,7 +172,7 @@ def flag(
             why=", ".join(new_conds),
             message=text,
         )
-        new = st.evolve(flags=st.flags + new_conds)
+        new = evolve(st, flags=st.flags + new_conds)
         return Write(new, (record,), (("alert", text),)), new_conds
 
     raised, ids = store.transact(session_id, fn)
@@ -204,7 +204,7 @@ def set_status(
             why=why,
             message=status,
         )
-        return Write(st.evolve(status=status), (record,)), None
+        return Write(evolve(st, status=status), (record,)), None
 
     return store.transact(session_id, fn)[1][0]
 
@@ -228,7 +228,7 @@ def notice(
     def fn(state: SessionState | None) -> tuple[Write, None]:
         st = state or SessionState.new(session_id, ts, agent=agent, project=project, cwd=cwd)
         status = "waiting" if st.status == "running" else st.status
-        st = st.evolve(status=status, updated_at=max(st.updated_at, ts))
+        st = evolve(st, status=status, updated_at=max(st.updated_at, ts))
         record = EventRecord(
             0,
             session_id,
@@ -262,7 +262,7 @@ def opened(
         if state is not None and state.status not in ("done", "abandoned"):
             return None, None
         st = state or SessionState.new(session_id, ts, agent=agent, project=project, cwd=cwd)
-        st = st.evolve(status="waiting", cwd=cwd or st.cwd, updated_at=max(st.updated_at, ts))
+        st = evolve(st, status="waiting", cwd=cwd or st.cwd, updated_at=max(st.updated_at, ts))
         record = _status_record(session_id, ts, agent, why, "waiting")
         return Write(st, (record,)), st
 
@@ -281,7 +281,7 @@ def closed(
         if state is None:
             return None, None  # never create a session only to close it
         status: SessionStatus = "failed" if state.status == "failed" else "done"
-        st = state.evolve(status=status, updated_at=max(state.updated_at, ts))
+        st = evolve(state, status=status, updated_at=max(state.updated_at, ts))
         return Write(st, (_status_record(session_id, ts, agent, why, status),)), st
 
     new, ids = store.transact(session_id, fn)
