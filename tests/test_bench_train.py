@@ -197,3 +197,13 @@ def test_a_predicted_outcome_is_a_named_signal_and_explains_a_verdict() -> None:
     assert "it predicts the outcome of a claim it does not back" in scorer.explain(
         hedged, toward_continue=True, limit=len(hedged)
     )
+
+
+def test_misses_lists_rows_routed_against_their_label() -> None:
+    data = [_example(i, {"ongoing_end"}, "continue", f"g{i % 5}") for i in range(20)]
+    data += [_example(100 + i, {"evidence"}, "deliver", f"g{i % 5}") for i in range(20)]
+    odd = _example(999, {"evidence"}, "continue", "g0")  # labelled against its signals
+    lines = train.misses([*data, odd], [], k=5)
+    assert [line.split("\t")[0] for line in lines] == ["r999"]
+    _, gold, p, signals = lines[0].split("\t")
+    assert gold == "status" and p.startswith("P=0.") and signals.startswith("evidence-")

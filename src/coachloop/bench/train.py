@@ -1,6 +1,7 @@
 """Training and honestly measuring the offline judge's scorer.
 
     python -m coachloop.bench.train [--bench-dir DIR] [--out weights.json] [--folds 10] [--seeds 3]
+    python -m coachloop.bench.train --misses    # the out-of-fold misses: ids, P, signals
 
 Rows: the shared real-message sets (`real.jsonl`, `real_more.jsonl`) and the project's
 authored sets (`tests/data/dev.jsonl`, `holdout.jsonl`, `blind.jsonl`; never
@@ -233,6 +234,27 @@ def load_training(bench_dir: Path) -> tuple[list[Example], list[Example]]:
     return real, load_training_authored()[1]
 
 
+def misses(
+    real: Sequence[Example], authored: Sequence[Example], k: int = 10, seed: int | None = None
+) -> list[str]:
+    """The out-of-fold misses of `real`, most confident first, one line each: the row's
+    id, its gold type, P(continue), "sure" when a sure-deliver rule held, and its
+    strongest signals with their weights in a fit on every row (names, never text)."""
+    probs = out_of_fold(real, authored, k, seed)
+    predicted = routes(real, probs, THRESHOLD)
+    weights = scorer_of(*fit([*real, *authored])).weights
+    ranked = sorted(zip(real, probs, predicted, strict=True), key=lambda t: -abs(t[1] - THRESHOLD))
+    lines = []
+    for ex, p, route in ranked:
+        if route == ex.row.gold_route:
+            continue
+        top = sorted(ex.on, key=lambda name: (-abs(weights.get(name, 0.0)), name))[:6]
+        gold = f"{ex.row.gold_type}{' (rejected)' if ex.row.rejected else ''}"
+        signals = " ".join(f"{name}{weights.get(name, 0.0):+.2f}" for name in top)
+        lines.append(f"{ex.row.id}\t{gold}\tP={p:.2f}{' sure' if ex.sure else ''}\t{signals}")
+    return lines
+
+
 def _rounded(figures: dict[str, float | None]) -> dict[str, float | None]:
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()}
 
@@ -273,8 +295,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=WEIGHTS_FILE)
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--seeds", type=int, default=0, help="also average N shuffled folds")
+    parser.add_argument(
+        "--misses", action="store_true", help="list the out-of-fold misses; write nothing"
+    )
     args = parser.parse_args(argv)
     import json
+
+    if args.misses:
+        real, authored = load_training(args.bench_dir or find_bench_dir())
+        print("\n".join(misses(real, authored, args.folds)))
+        return 0
 
     scorer = train(args.bench_dir or find_bench_dir(), args.folds, args.seeds)
     args.out.write_text(json.dumps(scorer.to_json(), indent=1, ensure_ascii=False) + "\n")
