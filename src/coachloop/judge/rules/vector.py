@@ -353,6 +353,9 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     # the tail's words are the prose's: sentences are cut and joined at spaces; a request
     # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
     end = max(len(prose) - 600, 0)
+    if end:  # start between words: no word is cut, so the prose's words serve as they are
+        space = prose.find(" ", end)
+        end = space if space != -1 else end
     if ASK_SURE.search(tail, words_of_part(prose)) or ASK_SURE.search(
         prose[end:], words_of_part(prose, end)
     ):

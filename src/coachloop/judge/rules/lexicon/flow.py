@@ -32,7 +32,11 @@ ONGOING: Lexicon = {
         r"\bworking on\b",
         r"^(?:on it|starting|reading|scanning|looking|analy[sz]ing|investigating|checking|"
         r"running|writing|exploring|searching|continuing|building|waiting)\b",
-        r"(?:^|[.!]\s+|\b(?:i|we) )will (?:report|post|follow up|update|do|change|adjust|get back)\b",
+        # the agent's own "will ...": opening a sentence (written as two, as above), or
+        # after "we" ("I will" is above); not "the bot will post ..."
+        r"^will (?:report|post|follow up|update|do|change|adjust|get back)\b",
+        r"\s(?<=[.!]\s)\s*will (?:report|post|follow up|update|do|change|adjust|get back)\b",
+        r"\bwe will (?:report|post|follow up|update|do|change|adjust|get back)\b",
         r"\bafter that\b",
         r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next|to do|left)\b",
         r"\bcome after\b",
