@@ -4,7 +4,10 @@ queries), and a stop racing the forgetting itself is never lost (the real Redis 
 
 from __future__ import annotations
 
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -138,3 +141,47 @@ def test_a_commands_cleanup_keeps_a_session_a_stop_came_to_after_its_read(
     finally:
         sup.close()
         other.close()
+
+
+_PURGE_SLOWLY = """
+import sys, time
+from coachloop.store.sqlite import SQLiteStore
+store = SQLiteStore(sys.argv[1])
+while True:
+    store.purge_forgotten(1)  # one row a write, until killed
+    print("row", flush=True)
+    time.sleep(0.01)
+"""
+
+
+def test_a_purge_killed_midway_is_finished_by_the_next_process(tmp_path: Path) -> None:
+    path = tmp_path / "k.db"
+    clock = [T0]
+    sup = Supervisor(SQLiteStore(path), snapshots_on=False, clock=lambda: clock[0])
+    for i in range(40):
+        sup.on_stop(StopEvent("old", text=f"step {i}", timestamp=T0), STATUS)
+    clock[0] = T0 + 31 * DAY
+    assert sup.forget("old", clock[0] - 30 * DAY)
+    sup.on_stop(StopEvent("old", text="back again", timestamp=clock[0]), STATUS)
+    sup.close()  # the process that forgot it exits before any purge
+    purging = subprocess.Popen(
+        [sys.executable, "-c", _PURGE_SLOWLY, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    assert purging.stdout is not None
+    for _ in range(5):
+        purging.stdout.readline()
+    purging.send_signal(signal.SIGKILL)  # mid-purge, maybe inside a write
+    purging.wait()
+    with sqlite3.connect(path) as db:
+        left = db.execute("SELECT count(*) FROM events WHERE session_id = 'old'").fetchone()[0]
+    assert 1 < left < 41
+    again = Supervisor(SQLiteStore(path), snapshots_on=False, clock=lambda: clock[0])
+    try:
+        assert again.maintaining  # a new process looks for what is left to purge
+        assert again.maintain_all().purged == left - 1
+        assert [e.text for e in again.reads.timeline("old")] == ["back again"]
+        with sqlite3.connect(path) as db:
+            assert db.execute("SELECT count(*) FROM events").fetchone() == (1,)
+            assert db.execute("SELECT count(*) FROM forgotten").fetchone() == (0,)
+    finally:
+        again.close()

@@ -313,3 +313,27 @@ def test_a_store_written_by_954f455_keeps_and_shows_every_lifecycle_record(
         assert [x.event_id for x in store.lifecycle("s1")] == [3]
         assert store.trim_lifecycle(now + 1) == 1 and store.lifecycle("s1") == []
         assert len(store.timeline("s1")) == 3  # the events stay
+
+
+# Every migration name a released coachloop may have recorded in a store: an entry renamed,
+# dropped or moved would make that store refused as "written by a newer version".
+RELEASED = [
+    "0001_sessions_events_outbox",
+    "0002_meta",
+    "0003_dashboard_indexes",
+    "0004_home_merged_stores",
+    "0006_lifecycle_activity",
+    "0007_lifecycle_records",
+    "0008_lifecycle_state",
+    "0009_fewer_indexes_per_stop",
+    "0010_stop_lifecycle_in_events",
+    "0011_stop_lifecycle_trimmed_in_order",
+    "0012_compact_rows",
+    "0013_forgotten_sessions",
+]
+
+
+def test_migrations_are_only_ever_appended() -> None:
+    names = [name for name, _ in MIGRATIONS]
+    assert names[: len(RELEASED)] == RELEASED
+    assert names == sorted(set(names))  # named, in order, each once
