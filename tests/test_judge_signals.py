@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.text import Message
@@ -61,7 +62,7 @@ def test_ties_in_an_explanation_are_broken_by_name() -> None:
         ]
     # word weights summed in any order give one value
     words = Scorer({}, 0.0, 0.7, {}, {"prose": {"a": 0.1, "b": 0.2, "c": 0.3}})
-    said = (frozenset({"a", "b", "c"}), frozenset())
+    said: tuple[frozenset[str], frozenset[str]] = (frozenset({"a", "b", "c"}), frozenset())
     assert words.said_weight(said) == 0.6
 
 
@@ -84,3 +85,49 @@ def test_what_someone_else_will_do_is_not_work_under_way() -> None:
     assert under_way("The first batch is migrated. Will report back once the rest is done.")
     assert under_way("The first batch is migrated. We will update the remaining tables next.")
     assert not under_way("PR opened: https://example.com/pr/1. The CI bot will post its results.")
+
+
+def test_only_a_heading_naming_a_step_is_work_about_to_start() -> None:
+    def under_way(text: str) -> bool:
+        return Features(Message(text)).ongoing_tail
+
+    assert under_way("## Phase 2 - the importer")
+    assert under_way("### 3. Wire the settings form")
+    assert under_way("## 第2步：连接数据库")
+    # a lone heading that says something else is not a step: with no other rule the
+    # human decides (the fail-safe), it is never sent back for naming no step
+    assert not under_way("# Blocked: the staging database password has expired")
+    assert not under_way("## Decision needed: keep the v1 endpoints or remove them")
+
+
+def test_a_lone_heading_for_the_human_is_delivered() -> None:
+    from coachloop.judge.rules import RulesJudge
+
+    for text in (
+        "# Blocked: the staging database password has expired",
+        "## Decision needed: keep the v1 endpoints or remove them",
+    ):
+        assert RulesJudge().judge(JudgeInput(text=text)).route == "deliver", text
+
+
+def test_a_request_is_read_wherever_the_600_character_window_starts() -> None:
+    # the window over the prose's end may open inside the word before a request: it
+    # starts at the next space, so the request is read whole wherever the cut falls
+    checks = "\n".join(f"- whether check number {i} passes on the staging host" for i in range(9))
+    request = "The build ran twice. Please let me know when the VPN is up:\n"
+    base = Message(request + checks).low_prose
+    to_end = len(base) - base.index("please")
+    for cut in range(8):  # the window opens `cut` characters into "please "
+        last = "\n- and " + "z" * (600 + cut - to_end - 7)  # a last check filling the gap
+        text = "The logs are long. " * 3 + request + checks + last
+        prose = Message(text).low_prose
+        assert len(prose) - prose.index("please") == 600 + cut
+        assert _sure(text) == "question", cut
+    far = "Please let me know when the VPN is up.\n" + checks + "\n" + checks
+    assert _sure(far) is None  # too far from the end, and not in the last sentences
+    # a cut word before a newline: the window opens on the next line, not a space later
+    before = "The logs are long. " * 20 + "y" * 150 + "\n"
+    newline = before + "Let me know when the VPN is up:\n" + checks
+    prose = Message(newline).low_prose
+    assert len(prose) - 600 in range(prose.index("yyy"), prose.index("let me know"))
+    assert _sure(newline) == "question"

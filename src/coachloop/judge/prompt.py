@@ -32,7 +32,8 @@ list of things to check, a list of options after a request that can't be done as
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
-"step 2 of 4 done", "need to rerun the check", a lone heading naming the next step, a \
+"step 2 of 4 done", "need to rerun the check" as a note to itself (not what the human \
+must do, nor what a bot or the CI will do), a lone heading naming the next step, a \
 last line ending on a colon before the next step, in any language), or a REJECTED \
 COMPLETION: the agent says it is done but
   * hedges in its own words ("should work", "probably", "I think it's fixed", \

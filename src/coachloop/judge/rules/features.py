@@ -58,6 +58,14 @@ _GERUND_OPENING = LazyPattern(
 # A terse note to itself closing the message: "Need to verify the migration ran."
 # (subjectless, so not a request to anyone; read in the last sentences only)
 _NOTE_TO_SELF = LazyPattern(r"(?:^|[.!:]\s+)(?:still )?needs? to (?!be\b)\w+")
+# A heading naming a step of a plan ("### Step 8: ...", "## Phase 2 - ...", "### 3. Add ...",
+# "## 第2步：..."): only such a lone heading announces the next step; any other ("# Blocked:
+# ...", "## Decision needed: ...") is left to the other rules and the fail-safe.
+_STEP_HEADING = LazyPattern(
+    r"#+ +(?:(?:step|phase|part|stage|task|paso|fase|étape|etape|schritt|teil) *\d"
+    r"|\d+[.):] |第 *[\d一二三四五六七八九十]+ *[步阶部])",
+    re.I,
+)
 _FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
@@ -232,10 +240,10 @@ class Features:
 
     @property
     def _lone_heading(self) -> bool:
-        """The whole message is one heading ("### Step 8: Add the preview page"): the
-        step it names is about to start."""
+        """The whole message is one heading naming a step ("### Step 4: Add the settings
+        page"): that step is about to start."""
         text = self.msg.text
-        return text.startswith("#") and "\n" not in text and text.lstrip("#")[:1] == " "
+        return text.startswith("#") and "\n" not in text and bool(_STEP_HEADING.match(text))
 
     @lazy
     def ongoing_any(self) -> bool:

@@ -353,9 +353,11 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     # the tail's words are the prose's: sentences are cut and joined at spaces; a request
     # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
     end = max(len(prose) - 600, 0)
-    if end:  # start between words: no word is cut, so the prose's words serve as they are
-        space = prose.find(" ", end)
-        end = space if space != -1 else end
+    # start between words: no word is cut, so the prose's words serve as they are; a cut
+    # word is skipped to its end (not to the next space: a window opening on a word's
+    # first letter, or a word before a newline, would lose the request's first words)
+    while 0 < end < len(prose) and _in_word(prose[end - 1]) and _in_word(prose[end]):
+        end += 1
     if ASK_SURE.search(tail, words_of_part(prose)) or ASK_SURE.search(
         prose[end:], words_of_part(prose, end)
     ):
@@ -363,3 +365,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     if BLOCKED_SURE.search(prose):
         return "blocker"
     return None
+
+
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # as the word index reads words (`scan.index`)
