@@ -119,8 +119,11 @@ def test_coachloop_maintain_runs_everything_now(tmp_path: Path) -> None:
     assert out.exit_code == 0, out.output
     report = json.loads(out.output)
     assert report["forgotten"] == ["old"] and report["alerts"][0]["session"] == "quiet"
+    assert report["rows_purged"] >= 1  # the forgotten session's event row, gone too
+    assert report["records_removed"] == 0
     again = runner.invoke(cli, ["maintain", "--store", str(db)])
     assert again.exit_code == 0 and "0 new alert(s)" in again.output
+    assert "(0 of their row(s) purged)" in again.output
 
 
 def test_the_upkeep_thread_maintains_every_open_supervisor(

@@ -3,8 +3,9 @@
 The daemon and `coachloop serve` run the watchdog and the retention cleanups in the
 background, a bounded step at a time; this command runs them at once, for a store no
 warm process serves (or before a backup): the watchdog over every session (alerts,
-abandoned and forgotten sessions), old snapshots, delivered outbox rows past their
-keep time. Exit status: 0 on success; 2 when the store cannot be opened.
+abandoned and forgotten sessions, whose rows are then purged), old snapshots and
+lifecycle records past the retention, delivered outbox rows past their keep time.
+Exit status: 0 on success; 2 when the store cannot be opened.
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def maintain(project: Path | None, target: str | None, as_json: bool) -> None:
         "forgotten": stale.forgotten if stale else [],
         "snapshots_removed": done.cleanup.removed if done.cleanup else 0,
         "outbox_trimmed": done.trimmed,
+        "records_removed": done.records,
+        "rows_purged": done.purged,
         "seconds": round(time.perf_counter() - start, 3),
     }
     if as_json:
@@ -65,10 +68,12 @@ def maintain(project: Path | None, target: str | None, as_json: bool) -> None:
         return
     click.echo(
         f"Watchdog: {len(report['alerts'])} new alert(s), {len(report['abandoned'])} "
-        f"session(s) abandoned, {len(report['forgotten'])} forgotten."
+        f"session(s) abandoned, {len(report['forgotten'])} forgotten "
+        f"({report['rows_purged']} of their row(s) purged)."
     )
     click.echo(
-        f"Cleanup: {report['snapshots_removed']} snapshot(s) removed, "
+        f"Cleanup: {report['snapshots_removed']} snapshot(s) and "
+        f"{report['records_removed']} lifecycle record(s) removed, "
         f"{report['outbox_trimmed']} delivered outbox row(s) trimmed "
         f"({report['seconds']:g} s)."
     )
