@@ -66,10 +66,12 @@ def test_ties_in_an_explanation_are_broken_by_name() -> None:
     assert words.said_weight(said) == 0.6
 
 
-def test_work_announced_in_terse_or_cjk_endings_is_under_way() -> None:
-    def under_way(text: str) -> bool:
-        return Features(Message(text)).ongoing_tail
+def under_way(text: str) -> bool:
+    """The message reads as work still under way at its end."""
+    return Features(Message(text)).ongoing_tail
 
+
+def test_work_announced_in_terse_or_cjk_endings_is_under_way() -> None:
     assert under_way("依赖已安装。现在修改配置文件：")  # a full-width colon
     assert under_way("Two of the checks disagree. Need to rerun the third one.")
     assert under_way("### Step 4: Add the settings page")
@@ -79,18 +81,12 @@ def test_work_announced_in_terse_or_cjk_endings_is_under_way() -> None:
 
 
 def test_what_someone_else_will_do_is_not_work_under_way() -> None:
-    def under_way(text: str) -> bool:
-        return Features(Message(text)).ongoing_tail
-
     assert under_way("The first batch is migrated. Will report back once the rest is done.")
     assert under_way("The first batch is migrated. We will update the remaining tables next.")
     assert not under_way("PR opened: https://example.com/pr/1. The CI bot will post its results.")
 
 
 def test_only_a_heading_naming_a_step_is_work_about_to_start() -> None:
-    def under_way(text: str) -> bool:
-        return Features(Message(text)).ongoing_tail
-
     assert under_way("## Phase 2 - the importer")
     assert under_way("### 3. Wire the settings form")
     assert under_way("## 第2步：连接数据库")
