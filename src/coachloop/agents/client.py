@@ -140,10 +140,15 @@ def ensure_site() -> None:
     """Run `site` (site-packages, .pth files, sitecustomize) when Python started without
     it (`-S`, as the command `coachloop install` writes does) and nothing has run it
     since; otherwise do nothing. Every path past the daemon relay needs it."""
-    if sys.flags.no_site and "site" not in sys.modules:
+    if _site_pending():
         import site
 
         site.main()
+
+
+def _site_pending() -> bool:
+    """Python started without `site` (`-S`) and nothing has run it since."""
+    return bool(sys.flags.no_site) and "site" not in sys.modules
 
 
 def _timeout(env: "Mapping[str, str]") -> float:
@@ -190,7 +195,7 @@ def python_prefix() -> str:
     name the same socket, and two virtualenvs of one interpreter must not share a daemon.
     (`site.venv`: a `pyvenv.cfg` beside the executable or one folder up makes that
     folder's parent the prefix.)"""
-    if not sys.flags.no_site or "site" in sys.modules:
+    if not _site_pending():
         return sys.prefix
     bin_dir = os.path.dirname(os.path.abspath(sys.executable))
     prefix = os.path.dirname(bin_dir)
