@@ -78,10 +78,7 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None
         return known[1]  # the same record as lately: packed already
     packed = _packed(text, body)
     if len(text) <= PACKED_CHARS:
-        _PACKED[text] = (current, packed)
-        while len(_PACKED) > PACKED_RECORDS:  # the oldest go (a loop: other threads add too)
-            with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-                del _PACKED[next(iter(_PACKED))]
+        _keep(_PACKED, text, (current, packed))
     return packed
 
 
@@ -97,11 +94,16 @@ def pack_stop(event: StopEvent, label: str) -> bytes:
     if known is not None and known[0] == current:
         return known[1]
     packed = pack(event.session_id, label, {"stop": stop_context(event)}, None)
-    _STOPS[key] = (current, packed)
-    while len(_STOPS) > PACKED_RECORDS:  # the oldest go (a loop: other threads add too)
-        with contextlib.suppress(KeyError, RuntimeError, StopIteration):
-            del _STOPS[next(iter(_STOPS))]
+    _keep(_STOPS, key, (current, packed))
     return packed
+
+
+def _keep(memory: dict[Any, tuple[int, bytes]], key: Any, value: tuple[int, bytes]) -> None:
+    """Put `value` in `memory`; the oldest entries go past `PACKED_RECORDS`."""
+    memory[key] = value
+    while len(memory) > PACKED_RECORDS:  # a loop: other threads add too
+        with contextlib.suppress(KeyError, RuntimeError, StopIteration):
+            del memory[next(iter(memory))]
 
 
 def _packed(text: str, body: Mapping[str, Any]) -> bytes:
