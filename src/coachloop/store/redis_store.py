@@ -68,6 +68,10 @@ class RedisStore(Store):
         base = self._k(proj, escape(sid))
         return base + ":state", base + ":events"
 
+    def _life_key(self, proj: str, sid: str) -> str:
+        """The sorted set of a session's lifecycle records, beside its state and events."""
+        return self._k(proj, escape(sid)) + ":life"
+
     def _proj(self, session_id: str, hint: str | None = None) -> str | None:
         """The project token a session is stored under (None: not stored, no hint)."""
         tok = self._projects.get(session_id)
@@ -236,7 +240,7 @@ class RedisStore(Store):
         proj = self._proj(session_id)
         if proj is None or limit <= 0:
             return []
-        key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
+        key = self._life_key(proj, session_id)
         out = []
         for raw in self._call(self._r.zrange, key, -limit, -1):
             event_id, label, saved_at, size, rest = raw.split(b"\x00", 4)
@@ -250,7 +254,7 @@ class RedisStore(Store):
         proj = self._proj(session_id)
         if proj is None:
             raise UnknownSession(session_id, self.location)
-        key = self._skeys(proj, session_id)[0][: -len("state")] + "life"
+        key = self._life_key(proj, session_id)
         head = f"{life.event_id}\x00{life.label}\x00{life.saved_at!r}\x00{len(life.body)}\x00"
         tail = b"-" if life.state is None else b"s" + life.state.encode()
         pipe = self._r.pipeline(transaction=True)
@@ -322,7 +326,7 @@ class RedisStore(Store):
             return
         state_key, events_key = self._skeys(proj, session_id)
         pipe = self._r.pipeline(transaction=True)
-        pipe.delete(state_key, events_key, state_key[: -len("state")] + "life")
+        pipe.delete(state_key, events_key, self._life_key(proj, session_id))
         pipe.hdel(self._k("sessions"), session_id)
         pipe.zrem(self._k("sessions", "active"), session_id)
         self._call(pipe.execute)
@@ -335,7 +339,7 @@ class RedisStore(Store):
         if proj is None:
             return False
         state_key, events_key = self._skeys(proj, session_id)
-        life_key = state_key[: -len("state")] + "life"
+        life_key = self._life_key(proj, session_id)
         keys = [state_key, events_key, life_key, self._k("sessions"), self._k("sessions", "active")]
         gone = bool(self._call(self._forget, keys, [session_id, repr(float(idle_before))]))
         if gone:
