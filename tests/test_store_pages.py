@@ -46,8 +46,9 @@ def test_a_stop_writes_few_pages(tmp_path: Path) -> None:
         reader.close()
     finally:
         sup.close()
-    # 11.9 pages a stop before migration 0014 (two indexes moved by each session update)
-    assert frames / 500 < 11.2, frames / 500
+    # 11.93 pages a stop before migration 0014 (two indexes moved by each session
+    # update), 10.51 before 0015 (a stop's JSON repeated its row's columns: more new pages)
+    assert frames / 500 < 10.45, frames / 500
 
 
 def test_a_session_update_moves_one_index_entry(tmp_path: Path) -> None:
