@@ -144,8 +144,11 @@ class SQLiteData:
             if db is None:
                 return SessionsPage([], 0, offset, limit, filters, 0)
             total = db.execute(f"SELECT count(*) FROM sessions s {where}", args).fetchone()[0]
+            # The page walks the activity order (sessions_recent) and stops at its last row;
+            # on the project's index (the count's) it would sort every session of the project.
+            in_order = where.replace("s.project = ?", "+s.project = ?")
             rows = self._rows(
-                db, where, [*args, limit, offset], "ORDER BY s.updated_at DESC LIMIT ? OFFSET ?"
+                db, in_order, [*args, limit, offset], "ORDER BY s.updated_at DESC LIMIT ? OFFSET ?"
             )
             projects = [r[0] for r in db.execute("SELECT DISTINCT project FROM sessions")]
             agents = [r[0] for r in db.execute("SELECT DISTINCT agent FROM sessions")]

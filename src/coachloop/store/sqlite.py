@@ -49,7 +49,13 @@ _NEW_SESSION = (
     "INSERT INTO sessions (session_id, project, agent, status, continues, last_verdict,"
     " created_at, updated_at, state) VALUES (?,?,?,?,?,?,?,?,?)"
 )
+# A stop's UPDATE names the project only when it changes: an index whose columns an UPDATE
+# names is rewritten by it, same value or not (a page a stop: migration 0016).
 _SESSION = (
+    "UPDATE sessions SET agent = ?, status = ?, continues = ?, last_verdict = ?,"
+    " updated_at = ?, state = ? WHERE session_id = ?"
+)
+_SESSION_MOVED = (
     "UPDATE sessions SET project = ?, agent = ?, status = ?, continues = ?, last_verdict = ?,"
     " updated_at = ?, state = ? WHERE session_id = ?"
 )
@@ -118,7 +124,7 @@ class SQLiteStore(Store):
     ) -> tuple[R, tuple[int, ...]]:
         with self._tx() as db:
             row = db.execute(
-                "SELECT state FROM sessions WHERE session_id = ?", (session_id,)
+                "SELECT state, project FROM sessions WHERE session_id = ?", (session_id,)
             ).fetchone()
             state = self._parsed(session_id, row[0]) if row else None
             write, result = fn(state)
@@ -129,8 +135,10 @@ class SQLiteStore(Store):
             if row is None:  # read in this write transaction: no other writer between
                 new = (session_id, *_columns(st), st.created_at, st.updated_at, state_json)
                 db.execute(_NEW_SESSION, new)
+            elif row[1] == st.project:
+                db.execute(_SESSION, (*_columns(st)[1:], st.updated_at, state_json, session_id))
             else:
-                db.execute(_SESSION, (*_columns(st), st.updated_at, state_json, session_id))
+                db.execute(_SESSION_MOVED, (*_columns(st), st.updated_at, state_json, session_id))
             ids: list[int] = []
             now = time.time()
             life = write.life
@@ -205,8 +213,8 @@ class SQLiteStore(Store):
         scan of older rows; a project's page filters on the index entries."""
         where: list[str] = []
         args: list[Any] = []
-        if project is not None:
-            where.append("project = ?")
+        if project is not None:  # `+`: not the project's index, which would sort its rows
+            where.append("+project = ?")
             args.append(project)
         if before is not None:
             where.append("(updated_at, session_id) < (?, ?)")
