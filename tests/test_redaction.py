@@ -185,13 +185,15 @@ def test_log_records_are_redacted_by_the_filter() -> None:
 
 
 @pytest.mark.parametrize(("name", "example"), EXAMPLES)
-def test_long_texts_find_the_same_formats_as_short_ones(name: str, example: str) -> None:
-    """Past `SMALL_TEXT` characters a needle is searched only when the text holds its
-    rarest character: the same formats are found, so the same text comes out."""
+@pytest.mark.parametrize("around", [0, 3])
+def test_the_needles_searched_find_every_format_a_search_of_all_finds(
+    name: str, example: str, around: int
+) -> None:
+    """A needle is searched only when the text holds its rarest character: the same
+    formats are found as by searching every needle, so the same text comes out."""
     prose = "The migration ran; 14 of 40 files are done and the parser needs a second pass. "
-    long = f"{prose * 3}{example} {prose * 3}"
-    assert len(long) > redaction.SMALL_TEXT
-    found = redaction._active(long)
-    plain = tuple(sorted({i for n, i, _ in redaction._NEEDLES if n in long.lower()}))
+    text = f"{prose * around}{example} {prose * around}"
+    found = redaction._active(text)
+    plain = tuple(sorted({i for n, i, _ in redaction._NEEDLES if n in text.lower()}))
     own = next(i for i, f in enumerate(redaction.CATALOGUE) if f.name == name)
-    assert found == plain and own in found and REDACTED in redact(long)
+    assert found == plain and own in found and REDACTED in redact(text)

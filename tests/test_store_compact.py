@@ -24,7 +24,7 @@ from coachloop.core.session import (
 )
 from coachloop.core.verdict import Verdict
 from coachloop.snapshot_pack import STOP_CONTEXT, pack, pack_stop, stop_context, unpack, whole
-from coachloop.store.records import EventRecord, Life, event_data, event_json
+from coachloop.store.records import EVENT_COLUMNS, EventRecord, Life, event_data, event_json
 from coachloop.store.sqlite import SQLiteStore
 from coachloop.supervisor import Supervisor
 from coachloop.supervisor.writes import record_stop
@@ -55,16 +55,27 @@ def test_a_record_is_stored_compact_and_read_back_whole(
     stored = event_json(rec)
     data = json.loads(stored)
     assert ": " not in stored.replace(text, "").replace(message, "") and "id" not in data
+    assert not set(data) & set(EVENT_COLUMNS)  # the row's columns hold them
     if tail is None:
-        assert data["message"] == message and "more" not in data
+        assert data.get("message", "") == message and "more" not in data
     else:  # the text is not stored twice
         assert "message" not in data and data["more"] == tail
     expected = rec.to_dict()
     del expected["id"]
-    assert event_data(stored) == expected and list(event_data(stored)) == list(expected)
+    columns = [expected[c] for c in EVENT_COLUMNS]
+    read = event_data(stored, columns)
+    assert read == expected and list(read) == list(expected)
+    with pytest.raises(ValueError, match="columns"):
+        event_data(stored)
     spaced = json.dumps(expected)  # what an older version stored
-    assert event_data(spaced) == expected
-    assert EventRecord.from_dict({**event_data(stored), "id": 7}) == rec
+    assert event_data(spaced) == expected and event_data(spaced, columns) == expected
+    older = {**expected}  # what 0012 stored: compact, every field, the message's tail
+    if tail is not None:
+        older = {("more" if k == "message" else k): (tail if k == "message" else v)
+                 for k, v in expected.items()}  # fmt: skip
+    assert event_data(json.dumps(older)) == expected
+    assert list(event_data(json.dumps(older))) == list(expected)
+    assert EventRecord.from_dict({**read, "id": 7}) == rec
 
 
 def test_a_state_is_kept_sparse_and_read_whole() -> None:

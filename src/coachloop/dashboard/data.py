@@ -45,7 +45,7 @@ from coachloop.dashboard.views import (
 )
 from coachloop.snapshot_pack import name as record_name
 from coachloop.store import EventRecord, Store, StoreError, UnknownSession
-from coachloop.store.records import Life, event_data
+from coachloop.store.records import EVENT_SQL, Life, event_data
 from coachloop.store.sqlite_forget import floor
 from coachloop.store.sqlite_life import LIFE_NEWEST, LIFE_OF_EVENT
 
@@ -61,7 +61,7 @@ _CAPPED = (
     "coalesce((SELECT e.why FROM events e WHERE e.session_id = s.session_id"
     f" AND +e.kind = 'stop' AND {_KEPT} ORDER BY e.id DESC LIMIT 1), '') LIKE '{CAP_WHY}%'"
 )
-_EVENT = f"SELECT data FROM events WHERE id = ?1 AND session_id = ?2 AND ?1 > {floor('?2')}"
+_EVENT = f"SELECT {EVENT_SQL} FROM events WHERE id = ?1 AND session_id = ?2 AND ?1 > {floor('?2')}"
 # A capped delivery is a "status" verdict (the only type that continues) delivered at the
 # cap, so only waiting sessions whose last verdict is "status" need their last stop read.
 _STATUS_SQL = {
@@ -192,7 +192,9 @@ class SQLiteData:
             rows = db.execute(LIFE_OF_EVENT, (session_id, eid)).fetchall()
             event = db.execute(_EVENT, (eid, session_id)).fetchone()
         lives = [Life(r[0], bytes(r[1]), r[2], eid, session_id, r[3]) for r in rows]
-        record = EventRecord.from_dict({**event_data(event[0]), "id": eid}) if event else None
+        record = (
+            EventRecord.from_dict({**event_data(event[0], event[1:]), "id": eid}) if event else None
+        )
         return found_snapshot(lives, name, record)
 
     def _items(
@@ -213,8 +215,10 @@ class SQLiteData:
         for start in range(0, len(missing), 500):  # SQLite's variable limit
             part = missing[start : start + 500]
             marks = ",".join("?" * len(part))
-            for eid, data in db.execute(f"SELECT id, data FROM events WHERE id IN ({marks})", part):
-                known[eid] = timeline_item({**event_data(data), "id": eid}, self.redact, ())
+            sql = f"SELECT id, {EVENT_SQL} FROM events WHERE id IN ({marks})"
+            for eid, data, *columns in db.execute(sql, part):
+                record = {**event_data(data, columns), "id": eid}
+                known[eid] = timeline_item(record, self.redact, ())
         with self._built_lock:
             for i in missing:
                 self._built[i] = known[i]
@@ -256,7 +260,9 @@ class SQLiteData:
             row = None if db is None else db.execute(_EVENT, (event_id, session_id)).fetchone()
         if row is None:
             raise UnknownSession(f"{session_id} #{event_id}", str(self.path))
-        return timeline_item({**event_data(row[0]), "id": event_id}, self.redact, full=True)
+        return timeline_item(
+            {**event_data(row[0], row[1:]), "id": event_id}, self.redact, full=True
+        )
 
     @staticmethod
     def _mark(db: sqlite3.Connection) -> int:

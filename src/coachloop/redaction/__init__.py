@@ -125,19 +125,27 @@ def _rarest(needle: str) -> str:
 
 
 _NEEDLES = tuple((n, i, _rarest(n)) for i, fmt in enumerate(CATALOGUE) for n in fmt.needles)
-SMALL_TEXT = 160  # characters under which a set of the text's characters costs more
+
+
+def _by_rarest() -> tuple[tuple[str, tuple[tuple[str, int], ...]], ...]:
+    groups: dict[str, list[tuple[str, int]]] = {}
+    for needle, i, rarest in _NEEDLES:
+        groups.setdefault(rarest, []).append((needle, i))
+    return tuple((c, tuple(group)) for c, group in groups.items())
+
+
+_BY_RAREST = _by_rarest()  # the needles grouped by their rarest character (20 of them)
 
 
 def _active(text: str) -> tuple[int, ...]:
-    """The formats whose needles occur in `text` (lowercased): one flat pass over every
-    needle (it runs on every stop's text: a loop per format cost several times more),
-    skipping those whose rarest character the text lacks (a search of the text each:
-    18 -> 10 us at 500 characters, 190 -> 16 us at 2,000 of one letter)."""
+    """The formats whose needles occur in `text` (lowercased), in one flat pass (it runs
+    on every stop's text: a loop per format cost several times more): a group of needles
+    is searched only when the text holds the rarest character they share, one search of
+    the text per group (a set of the text's characters cost more than all of them):
+    11 -> 6 us at 500 characters of prose, 19 -> 4 us at 2,000 of one letter."""
     lowered = text.lower()
-    if len(lowered) < SMALL_TEXT:
-        return tuple(sorted({i for n, i, _ in _NEEDLES if n in lowered}))
-    chars = set(lowered)
-    return tuple(sorted({i for n, i, c in _NEEDLES if c in chars and n in lowered}))
+    found = {i for c, group in _BY_RAREST if c in lowered for n, i in group if n in lowered}
+    return tuple(sorted(found))
 
 
 def _replacer(

@@ -169,4 +169,23 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
         )
         """,
     ),
+    # A stop's UPDATE of its session row moved the row's entry in two indexes that both
+    # lead with the activity order (0006): four of a stop's ~12.5 pages at 100k sessions.
+    # One index keeps that order with the project in its entries: the newest-first pages
+    # (all projects, or one: filtered on the index, a table row read only when it
+    # matches), a project's count and the list of projects read it, never the table.
+    (
+        "0014_one_activity_index",
+        """
+        CREATE INDEX IF NOT EXISTS sessions_recent ON sessions (updated_at, session_id, project);
+        DROP INDEX IF EXISTS sessions_activity;
+        DROP INDEX IF EXISTS sessions_project_activity
+        """,
+    ),
+    # A record's JSON (events.data) leaves out what its row's columns hold (session, kind,
+    # times, job, source, decision, why: `records.EVENT_COLUMNS`) and its empty fields:
+    # a fifth of a stop's row. Readers take the columns beside it (`records.event_data`);
+    # rows written before read as they are. The name makes an older coachloop refuse
+    # the store rather than read these rows without their columns.
+    ("0015_records_beside_columns", "SELECT 1"),
 )

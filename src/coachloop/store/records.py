@@ -7,6 +7,7 @@ the backend assigns the id when the transaction commits; ids grow with commit or
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -95,38 +96,60 @@ class EventRecord:
 
 
 COMPACT = json.JSONEncoder(separators=(",", ":"))  # built once: no spaces, ASCII as before
-_FIELDS = ("session_id", "kind", "ts", "recorded_at", "text", "job_id", "source", "verdict")
+# The record's fields its events row keeps in columns of their own (the same INSERT writes
+# both): its stored JSON leaves them out (migration 0015). Readers select them after the
+# JSON (`EVENT_SQL`) and hand them to `event_data`.
+EVENT_COLUMNS = ("session_id", "kind", "ts", "recorded_at", "job_id", "source", "decision", "why")
+EVENT_SQL = "data, " + ", ".join(EVENT_COLUMNS)  # a select list: the JSON, then the columns
+_ORDER = tuple(n for n in EventRecord.__dataclass_fields__ if n != "id")  # `to_dict`'s order
+_DEFAULTS: dict[str, Any] = {"text": "", "verdict": None, "message": ""}
 # "more" stands for "message" in a stored record whose message is its text and a tail:
 # no stored record of an older version has that key.
 _MORE = "more"
 
 
 def event_json(ev: EventRecord) -> str:
-    """`ev` as a SQLite store keeps it (`events.data`): its `to_dict` without the id, as
-    compact JSON; a message that repeats the text (a delivery: the agent's text, maybe a
-    note after it) keeps only what follows the text, as "more". `event_data` reverses it."""
-    data: dict[str, Any] = {n: getattr(ev, n) for n in _FIELDS}
-    data["decision"], data["why"] = ev.decision, ev.why
-    message, text = ev.message, ev.text
+    """`ev` as a SQLite store keeps it (`events.data`), beside its columns
+    (`EVENT_COLUMNS`, not repeated here): its text, verdict, message and notices as
+    compact JSON, each left out when empty; a message that repeats the text (a delivery:
+    the agent's text, maybe a note after it) keeps only what follows the text, as "more".
+    `event_data` reverses it."""
+    data: dict[str, Any] = {}
+    text, message = ev.text, ev.message
+    if text:
+        data["text"] = text
+    if ev.verdict is not None:
+        data["verdict"] = ev.verdict
     if text and message.startswith(text):
         data[_MORE] = message[len(text) :]
-    else:
+    elif message:
         data["message"] = message
-    data["notices"] = list(ev.notices)
+    if ev.notices:
+        data["notices"] = list(ev.notices)
     return COMPACT.encode(data)
 
 
-def event_data(text: str | bytes) -> dict[str, Any]:
-    """The record dict `event_json` stored (its message whole again), or the JSON an older
-    version stored (any spacing), as `EventRecord.to_dict` gives it, without the id."""
+def event_data(text: str | bytes, columns: Sequence[Any] | None = None) -> dict[str, Any]:
+    """The record dict, as `EventRecord.to_dict` gives it without the id, from what a
+    store keeps: `event_json`'s JSON with the row's `columns` (`EVENT_COLUMNS`, in that
+    order), or the JSON an older version stored (every field, any spacing; the columns
+    are not needed then). ValueError for a row of this version read without them."""
     data: dict[str, Any] = json.loads(text)
-    if _MORE not in data or "message" in data:
-        return data
-    more = data[_MORE]
-    return {
-        ("message" if k == _MORE else k): (f"{data.get('text') or ''}{more}" if k == _MORE else v)
-        for k, v in data.items()
-    }
+    if "kind" in data:  # every field in the JSON: an older version's row (0012 or before)
+        if _MORE not in data or "message" in data:
+            return data
+        more = data[_MORE]
+        whole = f"{data.get('text') or ''}{more}"
+        return {
+            ("message" if k == _MORE else k): (whole if k == _MORE else v) for k, v in data.items()
+        }
+    if columns is None:
+        raise ValueError("a record stored beside its columns is read with them")
+    data.update(zip(EVENT_COLUMNS, columns, strict=True))
+    if _MORE in data:
+        data["message"] = f"{data.get('text') or ''}{data[_MORE]}"
+    data["notices"] = data.get("notices") or []
+    return {k: data.get(k, _DEFAULTS.get(k)) for k in _ORDER}
 
 
 @dataclass(frozen=True, slots=True)

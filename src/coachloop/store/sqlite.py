@@ -10,7 +10,8 @@ records live and how they are read and trimmed, `sqlite_life`'s.
 
 A stop's transaction is five statements: the state read (its parse reused while the JSON
 is the same), the session row, the stop's events row with its lifecycle record (migration
-0010), its outbox rows; about 13 WAL pages, each index on a written row one or two more.
+0010), its outbox rows; about 11 WAL pages, each index on a written row one or two more
+(`tests/test_store_pages.py` pins the count).
 """
 
 from __future__ import annotations
@@ -200,7 +201,8 @@ class SQLiteStore(Store):
     def session_page(
         self, limit: int, before: Cursor | None = None, project: str | None = None
     ) -> list[SessionState]:
-        """Keyset paging on the (updated_at, session_id) indexes: no scan of older rows."""
+        """Keyset paging on the (updated_at, session_id, project) index (migration 0014): no
+        scan of older rows; a project's page filters on the index entries."""
         where: list[str] = []
         args: list[Any] = []
         if project is not None:
@@ -258,7 +260,9 @@ class SQLiteStore(Store):
             sql += " LIMIT ?2"
             args += (limit,)
         rows = self._read(sql, args)
-        return [EventRecord.from_dict({**event_data(d), "id": i}) for i, d in reversed(rows)]
+        return [
+            EventRecord.from_dict({**event_data(r[1], r[2:]), "id": r[0]}) for r in reversed(rows)
+        ]
 
     def outbox_pending(self, limit: int = 100) -> list[OutboxEntry]:
         rows = self._read(

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import sqlite3
 
+from coachloop.store.records import EVENT_SQL
+
 FORGET = (
     "INSERT INTO forgotten (session_id, events_upto, life_upto, outbox_upto) VALUES (?,"
     " (SELECT coalesce(max(id), 0) FROM events), (SELECT coalesce(max(id), 0) FROM lifecycle),"
@@ -41,9 +43,10 @@ def floor(session: str, upto: str = "events_upto") -> str:
 
 
 # A session's timeline: its events after its last forgetting (all of them when it was
-# never forgotten), newest first. Args: (session_id,).
+# never forgotten), newest first: (id, `EVENT_SQL`). Args: (session_id,).
 TIMELINE = (
-    f"SELECT id, data FROM events WHERE session_id = ?1 AND id > {floor('?1')} ORDER BY id DESC"
+    f"SELECT id, {EVENT_SQL} FROM events WHERE session_id = ?1 AND id > {floor('?1')}"
+    " ORDER BY id DESC"
 )
 
 
