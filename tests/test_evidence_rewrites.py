@@ -156,3 +156,21 @@ def test_the_screens_are_in_what_they_screen() -> None:
             assert any(w in m.group(0) for w in evidence._SUCCESS_LINE_WORDS), m.group(0)
         for m in ci.finditer(text):
             assert any(p in m.group(0) for p in evidence._CI_PARTS), m.group(0)
+
+
+def test_every_failure_holds_a_failure_part() -> None:
+    rx = re.compile(evidence._FAILURE.source, evidence._FAILURE.flags)
+    made = [
+        "FAILED x", " FAIL", "error: x", "error[E0308]: y", "ERROR x", "fatal: no", "npm ERR! z",
+        "✗ a", " ✕ b", "× c", "failed=2", "Traceback (most recent call last)", "could not compile",
+        "BUILD FAILED", "BUILD FAILURE", "AssertionError", "a.py:3:1: error x", "Found 2 errors",
+        "make: *** [all] Error 2", "exit code 3", "exit status: 4",
+    ]  # fmt: skip
+    for piece in evidence._FAILURE.pieces():  # each alternative is made
+        assert any(re.search(piece, m, evidence._FAILURE.flags) for m in made), piece
+    for text in [*TEXTS, *made, *(f"x\n{m}\ny" for m in made)]:
+        if rx.search(text):
+            assert text.startswith(evidence._FAILURE_STARTS) or any(
+                p in text for p in evidence._FAILURE_PARTS
+            ), text
+    assert all(rx.search(m) for m in made)

@@ -92,6 +92,39 @@ _FAILURE = Scanner(
     re.M,
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
+# What every `_FAILURE` match holds as it is written (the pattern is case-sensitive),
+# its words at a line's start after a newline (`_FAILURE_STARTS` at the text's start):
+# looked for once the lowercase words are in, they pass over prose that says "error".
+_FAILURE_PARTS = (
+    "FAIL",
+    "\nerror",
+    "\nERROR",
+    "\nfatal",
+    "npm ERR!",
+    "✗",
+    "✕",
+    "×",
+    "failed=",
+    "Traceback",
+    "could not compile",
+    "AssertionError",
+    ": error",
+    "Found ",
+    "make: ***",
+    "exit code",
+    "exit status",
+)
+_FAILURE_STARTS = ("error", "ERROR", "fatal")
+
+
+def _may_fail(text: str, lowered: str) -> bool:
+    """`lowered` holds one of `_FAILURE_WORDS` and `text` one of `_FAILURE_PARTS` (or
+    starts with one of `_FAILURE_STARTS`)."""
+    return any(map(lowered.__contains__, _FAILURE_WORDS)) and (
+        text.startswith(_FAILURE_STARTS) or any(map(text.__contains__, _FAILURE_PARTS))
+    )
+
+
 _URL = LazyPattern(r"https?://\S+")
 # Every `_COMMIT` match holds seven hex digits in a row (`[0-9a-f]` under re.I matches
 # no character outside `[0-9a-fA-F]`): one quick scan skips the pattern on most texts.
@@ -240,18 +273,24 @@ def _test_lines_plain(text: str) -> str:
 # without either cannot match (a test checks each alternative).
 _NOTHING_WORDS = ("0 ", "no te")
 _RUNNER_ANCHORS = tuple(dict.fromkeys(a for _, anchors, _ in COMPILED for a in anchors))
+# The runners (places in `COMPILED`) each anchor opens.
+_OPENS = {
+    a: frozenset(i for i, (_, anchors, _) in enumerate(COMPILED) if a in anchors)
+    for a in _RUNNER_ANCHORS
+}
 
 
 def _tests(text: str, low: str) -> list[TestSummary]:
     found: list[TestSummary] = []
     used: set[int] = set()
     candidates = _test_lines(text, low)
-    present: set[str] = set()
+    opened: set[int] = set()  # the runners whose anchors are in the candidates (run in order)
     if candidates:
-        present.update(filter(candidates.lower().__contains__, _RUNNER_ANCHORS))
-    for runner, anchors, pattern in COMPILED if present else ():
-        if present.isdisjoint(anchors):
-            continue
+        opened.update(
+            *map(_OPENS.__getitem__, filter(candidates.lower().__contains__, _RUNNER_ANCHORS))
+        )
+    for i in sorted(opened):
+        runner, _, pattern = COMPILED[i]
         for m in pattern.finditer(candidates):
             line_no = candidates.count("\n", 0, m.start())
             if line_no in used:
@@ -320,8 +359,7 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     no_urls = _URL.sub(" ", text) if linked else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]
     exits = [int(a or b) for a, b in _EXIT.findall(text)] if _may_exit(lowered) else []
-    failing = any(map(lowered.__contains__, _FAILURE_WORDS))
-    failures = _FAILURE.findall(text) if failing else []
+    failures = _FAILURE.findall(text) if _may_fail(text, lowered) else []
     return Evidence(
         tests=tuple(_tests(text, lowered)),
         commits=_unique(commits),
