@@ -169,6 +169,7 @@ class Upkeep(threading.Thread):
         super().__init__(daemon=True)
         self.sup, self.pause, self.cap = sup, pause, cap
         self.steps, self.worst, self.complete = 0, 0.0, False
+        self.worst_kinds: list[str] = []  # what the slowest step did
         self.kinds = dict.fromkeys(KINDS, 0)  # steps that did work of each kind
         self.rows = dict.fromkeys(KINDS, 0)  # pages, alerts, sessions, files, rows
 
@@ -177,7 +178,7 @@ class Upkeep(threading.Thread):
         while time.perf_counter() < until:
             start = time.perf_counter()
             done = self.sup.maintain()
-            self.worst = max(self.worst, (time.perf_counter() - start) * 1000)
+            took = (time.perf_counter() - start) * 1000
             self.steps += 1
             stale = done.stale
             counts = {
@@ -193,6 +194,8 @@ class Upkeep(threading.Thread):
             for kind, n in counts.items():
                 self.kinds[kind] += n > 0
                 self.rows[kind] += n
+            if took > self.worst:
+                self.worst, self.worst_kinds = took, [k for k, n in counts.items() if n > 0]
             if not self.sup.maintaining:
                 self.complete = True
                 return
@@ -232,6 +235,7 @@ def maintenance_window(
         "maint_p99_ms": _p99(times),
         "maint_steps": upkeep.steps,
         "maint_worst_step_ms": upkeep.worst,
+        "maint_worst_step_kinds": upkeep.worst_kinds,
         "maint_kind_steps": upkeep.kinds,
         "maint_kind_rows": upkeep.rows,
     }
