@@ -5,6 +5,7 @@ sees (nor loses) a row of the old one."""
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -120,3 +121,39 @@ def test_forget_session_only_while_idle(store_spec: Any) -> None:
         assert store.purge_forgotten(10) == 0
     finally:
         store.close()
+
+
+class _SlowDisk(SQLiteStore):
+    """The real store on a disk where each purged row costs `per_row` seconds more (a
+    busy disk, secure_delete, rows with big records): what `_purge` sizes its writes to."""
+
+    def __init__(self, path: Path, per_row: float) -> None:
+        super().__init__(path)
+        self.per_row = per_row
+        self.asked: list[int] = []
+
+    def purge_forgotten(self, limit: int = 1000) -> int:
+        self.asked.append(limit)
+        gone = super().purge_forgotten(limit)
+        time.sleep(gone * self.per_row)
+        return gone
+
+
+@pytest.mark.parametrize("per_row", [0.0, 0.002])
+def test_purge_writes_are_sized_to_the_time_a_row_takes(tmp_path: Path, per_row: float) -> None:
+    store = _SlowDisk(tmp_path / "p.db", per_row)
+    sup = Supervisor(store, snapshot_root=tmp_path / "s", clock=lambda: T0 + 31 * DAY)
+    try:
+        for i in range(300):
+            record_stop(store, StopEvent("old", text=f"step {i}", timestamp=T0), STATUS)
+        assert store.forget_session("old", T0 + DAY)
+        while sup.maintaining:
+            sup.maintain(budget=200)
+        assert _rows(tmp_path / "p.db", "old")["events"] == 0  # all of it, in the end
+        writes = store.asked[1:]  # after the first, each sized by the one before
+        if per_row:  # 2 ms a row: batches of PURGE_MIN, each write ~10 ms, not 50 rows' 100
+            assert writes and max(writes) == maintenance.PURGE_MIN
+        else:  # rows cost little: the batch grows to TRIM_BATCH
+            assert max(writes) == maintenance.TRIM_BATCH
+    finally:
+        sup.close()

@@ -3,12 +3,20 @@ committing connection's own safety checkpoint (a stop that copies and syncs) is 
 
 from __future__ import annotations
 
+import sqlite3
+import threading
 from pathlib import Path
 
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
 from coachloop.store.sqlite import SQLiteStore
-from coachloop.store.sqlite_file import RESTART_PAGES, SAFETY_PAGES
+from coachloop.store.sqlite_file import (
+    CATCH_UP_QUIET,
+    CATCH_UP_ROUNDS,
+    RESTART_PAGES,
+    SAFETY_PAGES,
+    Checkpointer,
+)
 from coachloop.supervisor.writes import record_stop
 
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
@@ -25,3 +33,27 @@ def test_the_wal_restarts_under_stops_back_to_back(tmp_path: Path) -> None:
     # started over soon after RESTART_PAGES by the checkpoint thread, not grown to
     # SAFETY_PAGES for a stop's commit to copy and sync
     assert RESTART_PAGES <= largest < SAFETY_PAGES, largest
+
+
+class _Timed(Checkpointer):
+    """A checkpointer whose copies take the times given (a disk busy for a while)."""
+
+    def __init__(self, path: Path, took: list[float]) -> None:
+        super().__init__(path, 1.0, threading.RLock())
+        self.took, self.copies = took, 0
+
+    def _copy(self, db: sqlite3.Connection) -> tuple[int, float]:
+        self.copies += 1
+        return 5000 + self.copies, self.took[min(self.copies, len(self.took)) - 1]
+
+
+def test_a_restart_waits_for_a_catch_up_copy_short_enough(tmp_path: Path) -> None:
+    # copies shorten as the backlog shrinks: the catch-up ends at the first short one
+    settling = _Timed(tmp_path / "a.db", [0.03, 0.012, 0.006, CATCH_UP_QUIET / 2, 0.001])
+    assert settling._catch_up(sqlite3.connect(":memory:")) == (5004, CATCH_UP_QUIET / 2)
+    assert settling.copies == 4
+    # a disk that stays slow: CATCH_UP_ROUNDS copies, then the caller decides (later, or
+    # at once past RESTART_ANYWAY frames)
+    slow = _Timed(tmp_path / "b.db", [0.05])
+    frames, took = slow._catch_up(sqlite3.connect(":memory:"))
+    assert slow.copies == CATCH_UP_ROUNDS and took == 0.05 and frames == 5000 + CATCH_UP_ROUNDS

@@ -29,6 +29,8 @@ PAGE = 200  # sessions (or outbox rows) per maintenance step: a few ms of work
 TRIM_BATCH = 50  # rows per retention delete: the store's write lock is held a few ms
 STEP_SECONDS = 0.02  # a step of the watchdog walk ends after the session past this
 PURGE_SECONDS = 0.005  # a step purges forgotten sessions' rows for about this long
+PURGE_WRITE = 0.004  # seconds one purge write may hold the store: its batch is sized to it
+PURGE_MIN = 5  # rows per purge write, at least (a slow disk still makes progress)
 OUTBOX_KEEP = 7 * 86_400.0  # delivered outbox rows are kept this long (seconds)
 
 
@@ -60,6 +62,7 @@ class Maintained:
     _cursor: Cursor | None
     _trimming: bool
     _purging: bool
+    _purge_batch: int
 
     def maintain(
         self, now: float | None = None, *, budget: int = PAGE, force: bool = False
@@ -121,14 +124,25 @@ class Maintained:
         return done
 
     def _purge(self, batch: int) -> int:
-        """Rows forgotten sessions left, `batch` per write transaction, until none is left
-        or `PURGE_SECONDS` went by; how many went."""
+        """Rows forgotten sessions left, at most `batch` per write transaction, until none
+        is left or `PURGE_SECONDS` went by; how many went.
+
+        A write holds the store's lock, so a stop may wait for it: each batch is sized so
+        that the write takes about `PURGE_WRITE` (rows of big records, a busy disk or
+        secure_delete make one row cost 0.1 to 1 ms: 50 rows held a stop 50 ms at 1M
+        events), from the time the previous one took per row."""
         until = time.perf_counter() + PURGE_SECONDS
         total = 0
         while True:
-            gone = self._store.purge_forgotten(batch)
+            size = max(min(batch, self._purge_batch), 1)
+            start = time.perf_counter()
+            gone = self._store.purge_forgotten(size)
+            took = time.perf_counter() - start
+            if gone:
+                fits = int(PURGE_WRITE * gone / max(took, 1e-6))
+                self._purge_batch = max(min(fits, TRIM_BATCH), PURGE_MIN)
             total += gone
-            self._purging = gone >= batch > 0
+            self._purging = gone >= size > 0
             if not self._purging or time.perf_counter() >= until:
                 return total
             time.sleep(0)  # a stop waiting on the store's lock takes it now

@@ -35,7 +35,7 @@ from coachloop.snapshot_pack import pack, pack_stop
 from coachloop.store.records import COMMITTED_STATE, Life
 from coachloop.supervisor import watchdog, writes
 from coachloop.supervisor.human import HumanDoor
-from coachloop.supervisor.maintenance import Maintained
+from coachloop.supervisor.maintenance import PURGE_MIN, Maintained
 from coachloop.supervisor.policy import Policy, context_for
 from coachloop.supervisor.writes import StopResult
 
@@ -125,6 +125,7 @@ class Supervisor(Maintained, HumanDoor):
         self._cursor = None
         self._trimming = False
         self._purging = True  # rows a forgetting left (another run's too): looked for once
+        self._purge_batch = PURGE_MIN * 2  # rows per purge write, sized to its time (`_purge`)
 
     @classmethod
     def open(
