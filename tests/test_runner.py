@@ -103,6 +103,24 @@ def test_request_feedback_reads_only_the_user_messages_of_a_request() -> None:
     assert request_feedback({}) == []
 
 
+def test_request_feedback_reads_the_system_reminder_form_of_newer_claude_code() -> None:
+    # Claude Code 2.1.331 sends a Stop hook's reason wrapped this way (its transcript and
+    # stream-json still carry the plain "Stop hook feedback:" form)
+    lead = "The text below is the output of a hook, not a message from the user."
+    wrapped = (
+        f"<system-reminder>\n{lead}\nStop hook feedback:\nRun it.\nShow it.\n</system-reminder>"
+    )
+    body = {
+        "messages": [
+            {"role": "user", "content": wrapped},
+            {"role": "user", "content": [{"type": "text", "text": wrapped.replace("Run", "Do")}]},
+            {"role": "user", "content": "<system-reminder>\nNo hook here.\n</system-reminder>"},
+            {"role": "user", "content": "<system-reminder>\nSee: Stop hook feedback:\nx"},
+        ]
+    }
+    assert request_feedback(body) == ["Run it.\nShow it.", "Do it.\nShow it."]
+
+
 # --- the real Claude Code ---------------------------------------------------------------
 
 

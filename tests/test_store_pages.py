@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 from coachloop.core.events import StopEvent
@@ -33,7 +34,10 @@ def test_a_stop_writes_few_pages(tmp_path: Path) -> None:
         # A reader holding a snapshot that reads the WAL keeps it from starting over:
         # every page the stops commit is appended to it, whatever the checkpoints copy.
         reader = sqlite3.connect(path, isolation_level=None, timeout=10)
-        assert reader.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone() == (0, 0, 0)
+        deadline = time.monotonic() + 10
+        while (got := reader.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()) != (0, 0, 0):
+            assert time.monotonic() < deadline, got  # busy: the store's thread is copying
+            time.sleep(0.01)
         _stops(sup, sids, 1, random.Random(3))
         reader.execute("BEGIN")
         reader.execute("SELECT count(*) FROM sessions").fetchone()

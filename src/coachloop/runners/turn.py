@@ -231,17 +231,38 @@ def _feedback(content: Any) -> list[str]:
     found: list[str] = []
     for block in blocks if isinstance(blocks, list) else []:
         text = block.get("text") if isinstance(block, dict) else block
-        if isinstance(text, str) and text.startswith(HOOK_FEEDBACK_PREFIX):
-            found.append(text[len(HOOK_FEEDBACK_PREFIX) :].strip())
+        reason = _hook_reason(text) if isinstance(text, str) else None
+        if reason is not None:
+            found.append(reason)
     return found
+
+
+def _hook_reason(text: str) -> str | None:
+    """The reason in a Stop hook's feedback text, or None when `text` is not one.
+
+    Claude Code writes it "Stop hook feedback:\n<reason>" (transcripts, stream-json, and
+    API requests up to 2.1.330); from 2.1.331 on it is wrapped in API requests as
+    "<system-reminder>\n<a line saying it comes from a hook>\nStop hook feedback:\n
+    <reason>\n</system-reminder>"."""
+    if text.startswith(HOOK_FEEDBACK_PREFIX):
+        return text[len(HOOK_FEEDBACK_PREFIX) :].strip()
+    if not text.startswith(_REMINDER):
+        return None
+    body = "\n" + text[len(_REMINDER) :].strip().removesuffix(_REMINDER_END).rstrip()
+    at = body.find("\n" + HOOK_FEEDBACK_PREFIX)  # at a line start
+    return None if at == -1 else body[at + 1 + len(HOOK_FEEDBACK_PREFIX) :].strip()
+
+
+_REMINDER, _REMINDER_END = "<system-reminder>", "</system-reminder>"
 
 
 def request_feedback(body: Mapping[str, Any]) -> list[str]:
     """The Stop-hook reasons a Messages API request body carries, oldest first.
 
     Claude Code sends each reason to the model as a user message whose text is
-    "Stop hook feedback:\n<reason>", followed by a `system` message echoing it
-    ("Stop hook blocking error from command: …"); this reads the user messages.
+    "Stop hook feedback:\n<reason>" (newer versions: inside a `<system-reminder>`, see
+    `_hook_reason`), followed by a `system` message echoing it ("Stop hook blocking error
+    from command: …"); this reads the user messages.
     """
     found: list[str] = []
     for message in body.get("messages") or []:
