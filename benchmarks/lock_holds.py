@@ -8,7 +8,8 @@ trim), a page of the watchdog walk, or the WAL restart of the checkpoint thread.
 fills a store as `scale.py` does (`scale_maint.prefill`, synced to disk), runs one full
 maintenance pass against back-to-back stops (`scale_maint.maintenance_window`), and
 times each store call the pass and the stops make (wrapping the store's methods: the
-time includes waiting for the lock) and each WAL restart from inside the lock. Printed:
+time includes waiting for the lock), each WAL restart from inside the lock, and each
+fsync of the checkpoint thread (outside it). Printed:
 per kind, the calls, the worst and the p99 in ms; and the worst stop of the window.
 """
 
@@ -71,6 +72,9 @@ def measure(events: int, folder: Path) -> dict[str, Any]:
     for name in TIMED:
         setattr(SQLiteStore, name, _timed(holds, name, getattr(SQLiteStore, name)))
     sqlite_file.Checkpointer._restart = _restart_timed(holds)  # type: ignore[method-assign]
+    # the checkpoint thread's own fsyncs of the database file (outside the lock): a slow
+    # one is the disk's answer time, which short writes may wait on too
+    sqlite_file._sync = _timed(holds, "checkpoint fsync (outside the lock)", sqlite_file._sync)
     sup = Supervisor(SQLiteStore(path), snapshot_root=folder / "snapshots")
     rng = random.Random(5)
     try:
