@@ -58,7 +58,6 @@ class Plan:
         "foreign",
         "gated",
         "groups",
-        "keyed_only",
         "keys",
         "line_pieces",
         "lines",
@@ -72,7 +71,6 @@ class Plan:
         self.groups = groups
         self.words: dict[str, list[Keyed]] = {}  # by a whole word or a word head
         self.keys: frozenset[str] = frozenset()
-        self.keyed_only = False  # nothing but `words`: the word index finds every start
         self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
         self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
         self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost

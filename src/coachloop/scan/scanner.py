@@ -132,9 +132,6 @@ class Scanner:
             place(plan, i, shape, self._fold, self._indexed)
         plan.keys = frozenset(plan.words)
         plan.line_pieces = frozenset(i for i, _, _ in plan.lines)
-        plan.keyed_only = not (
-            plan.finds or plan.foreign or plan.starts or plan.lines or plan.always or plan.gated
-        )
         if self.flags & re.MULTILINE:
             for i in plan.line_pieces:
                 after_newline(plan.pieces[i])
@@ -238,7 +235,7 @@ class Scanner:
         `_anchored` gives, tried here inline: a yes/no answer needs no order."""
         plan = self._plan if self._built else self._ready()
         view = text if not self._fold else folding.folded(text)
-        if view is not None and self._screen and not any(map(view.__contains__, self._screen)):
+        if view is not None and self._screen and not _holds_any(view, self._screen):
             return False
         if plan is None or view is None:
             return self.pattern.search(text) is not None
@@ -253,8 +250,6 @@ class Scanner:
                         and self._at_literal(plan, i, anchor, view, text)
                     ):
                         return True
-            if plan.keyed_only:
-                return False
         for i, gates, anchors in plan.finds:
             if i not in plan.line_pieces and (not gates or is_open(gates, view)):
                 for anchor in anchors:
