@@ -79,16 +79,7 @@ def _plain_tests(text: str, low: str) -> list[Summary]:
             if line_no in used:
                 continue
             used.add(line_no)
-            g = m.groupdict()
-            failed = evidence._count(g.get("failed")) + evidence._count(g.get("failed2"))
-            errors = evidence._count(g.get("errors"))
-            skipped = evidence._count(g.get("skipped"))
-            if g.get("passed") is not None:
-                passed = evidence._count(g.get("passed"))
-            else:
-                passed = max(evidence._count(g.get("total")) - failed - errors - skipped, 0)
-            line = m.group(0).strip().splitlines()[-1][:200]
-            found.append(Summary(runner, passed, failed + errors, skipped, line))
+            found.append(evidence.summary(runner, m))  # the counts: not what was rewritten
     go_ok = len(GO_OK.findall(candidates)) if candidates else 0
     go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:

@@ -280,6 +280,21 @@ _OPENS = {
 }
 
 
+def summary(runner: str, m: re.Match[str]) -> TestSummary:
+    """The counts a runner's summary line (`m`, of its pattern in `runners.COMPILED`) shows;
+    passed = total - failed - errors - skipped when only a total is given."""
+    g = m.groupdict()
+    failed = _count(g.get("failed")) + _count(g.get("failed2"))
+    errors = _count(g.get("errors"))
+    skipped = _count(g.get("skipped"))
+    if g.get("passed") is not None:
+        passed = _count(g.get("passed"))
+    else:
+        passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
+    line = m.group(0).strip().splitlines()[-1][:200]
+    return TestSummary(runner, passed, failed + errors, skipped, line)
+
+
 def _tests(text: str, low: str) -> list[TestSummary]:
     found: list[TestSummary] = []
     used: set[int] = set()
@@ -296,16 +311,7 @@ def _tests(text: str, low: str) -> list[TestSummary]:
             if line_no in used:
                 continue
             used.add(line_no)
-            g = m.groupdict()
-            failed = _count(g.get("failed")) + _count(g.get("failed2"))
-            errors = _count(g.get("errors"))
-            skipped = _count(g.get("skipped"))
-            if g.get("passed") is not None:
-                passed = _count(g.get("passed"))
-            else:
-                passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
-            line = m.group(0).strip().splitlines()[-1][:200]
-            found.append(TestSummary(runner, passed, failed + errors, skipped, line))
+            found.append(summary(runner, m))
     go_ok = len(GO_OK.findall(candidates)) if candidates else 0
     go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
