@@ -243,6 +243,9 @@ def test_word_tokens_match_the_word_pattern() -> None:
     alphabet += ["\u00a0", "\u2003", "\x1c", "\x85", "\ud800", "İ", "ſ", "Ǆ", "\u0301", "🙂"]
     for text in [*TEXTS, *_fuzz(alphabet, 20000, 17)]:
         assert index.tokens(text) == re.findall(r"\w+", text), text
+    # more kinds of characters to replace than `tokens` replaces one by one
+    many = " x".join(chr(c) + "é" + chr(c + 1) for c in range(0x2190, 0x2250))
+    assert index.tokens(many) == re.findall(r"\w+", many)
 
 
 def test_runner_counts_open_on_a_digit_and_match_as_before() -> None:

@@ -52,17 +52,31 @@ def tokens(text: str) -> list[str]:
 
     The ASCII characters other than word characters become spaces (bytes.translate on the
     UTF-8 encoding, in C), and `str.split` cuts at them and at every other whitespace
-    character (none is a word character: a test checks all of them). A piece that holds
-    only ASCII word characters, or only alphanumerics (`isalnum` is the test `re` makes
-    for `\\w`, less "_"), is a word whole; any other piece (an apostrophe, a dash or an
-    emoji inside) is read by the regex, and as its ends border on other characters
-    than word characters, its words are the text's."""
+    character (none is a word character: a test checks all of them). The other
+    characters that are not word characters (`isalnum` is the test `re` makes for `\\w`,
+    less "_", which is ASCII) are replaced by spaces first, one `str.replace` each (in
+    C); a text with many kinds of them is read piece by piece instead: a piece that
+    holds only ASCII word characters, or only alphanumerics, is a word whole; any other
+    piece (an apostrophe, a dash or an emoji inside) is read by the regex, and as its
+    ends border on other characters than word characters, its words are the text's."""
+    if not text.isascii():
+        others = [ch for ch in non_ascii(text) if not ch.isalnum()]
+        if len(others) > _FEW_OTHERS:
+            return _tokens_by_piece(text)
+        for ch in others:
+            text = text.replace(ch, " ")
     spaced = text.encode("utf-8", "surrogatepass").translate(_SPACED)
-    pieces = spaced.decode("utf-8", "surrogatepass").split()
-    if text.isascii():
-        return pieces
+    return spaced.decode("utf-8", "surrogatepass").split()
+
+
+_FEW_OTHERS = 24  # past this many kinds of characters to replace, read piece by piece
+
+
+def _tokens_by_piece(text: str) -> list[str]:
+    """`tokens` of a text with many kinds of characters outside ASCII (see there)."""
+    spaced = text.encode("utf-8", "surrogatepass").translate(_SPACED)
     found: list[str] = []
-    for piece in pieces:
+    for piece in spaced.decode("utf-8", "surrogatepass").split():
         if piece.isascii() or piece.isalnum():
             found.append(piece)
         else:
