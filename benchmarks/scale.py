@@ -10,7 +10,8 @@ work due of every kind, `--due-every`), then, with the supervisor the daemon use
 (`Supervisor.on_stop`: one transaction with the stop's lifecycle record; the judge's own
 time is not included):
 - per-stop p50/p99 over `--stops` stops on existing sessions, after as many warming
-  stops as the empty store's, and the ratio to an empty store measured in the same run;
+  stops as the empty store's, and the ratio to an empty store whose stops alternate with
+  the level's in blocks (the same minutes, the same machine load);
   and the p50 of as many stops on 100 of the store's sessions, warm, as the empty store's
   stops are (its size alone, see `level`);
 - the worst single stop (and p99) over one full maintenance pass: a background thread runs
@@ -41,6 +42,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,7 @@ from coachloop.supervisor import Supervisor
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
 ASK = Verdict("question", 0.9, "asks", "rules")
 EMPTY_SESSIONS = 100  # the empty store's sessions
+BLOCKS = 10  # alternating blocks of a level's stops and the empty store's
 
 
 def _pct(values: list[float], q: float) -> float:
@@ -92,8 +95,38 @@ def _disk(path: Path) -> int:
     return sum(p.stat().st_size for p in path.parent.glob(path.name + "*"))
 
 
+class Empty:
+    """The empty store's supervisor, open for the whole run (`EMPTY_SESSIONS` sessions,
+    made by its first stops): a level's stops are timed in blocks that alternate with as
+    many of its stops, so that the machine's load hits both alike (a baseline taken
+    minutes before a level's stops measured the machine's mood as much as the store)."""
+
+    def __init__(self, folder: Path) -> None:
+        self.sup = Supervisor(SQLiteStore(folder / "empty.db"))
+        self.sids = [f"empty-{i}" for i in range(EMPTY_SESSIONS)]
+        self.rng = random.Random(4)
+
+    def stops(self, n: int) -> list[float]:
+        return _stops(self.sup, self.sids, n, self.rng)
+
+    def close(self) -> None:
+        self.sup.close()
+
+
+def _alternating(
+    make: Callable[[int], list[float]], empty: Empty, n: int
+) -> tuple[list[float], list[float]]:
+    """`n` stops by `make` and `n` on the empty store, in `BLOCKS` alternating blocks."""
+    mine: list[float] = []
+    base: list[float] = []
+    for _ in range(BLOCKS):
+        mine += make(max(1, n // BLOCKS))
+        base += empty.stops(max(1, n // BLOCKS))
+    return mine, base
+
+
 def level(
-    events: int, folder: Path, stops: int, baseline: float | None, maint: argparse.Namespace
+    events: int, folder: Path, stops: int, empty: Empty, maint: argparse.Namespace
 ) -> dict[str, Any]:
     """Every per-level figure for a store of `events` events."""
     path = folder / f"scale-{events}.db"
@@ -110,20 +143,20 @@ def level(
     sup = Supervisor(SQLiteStore(path), snapshot_root=folder / f"snapshots-{events}")
     try:
         _stops(sup, sids, EMPTY_SESSIONS, rng)  # as many warming stops as the empty store's
-        quiet = _stops(sup, sids, stops, rng)
+        quiet, base = _alternating(lambda n: _stops(sup, sids, n, rng), empty, stops)
         out["stop_p50_ms"], out["stop_p99_ms"] = _pct(quiet, 50), _pct(quiet, 99)
         out["quiet_worst_stop_ms"] = max(quiet)  # the machine's own noise, for comparison
-        if baseline:
-            out["p50_vs_empty"] = round(out["stop_p50_ms"] / baseline, 2)
+        out["empty_p50_ms"] = _pct(base, 50)
+        out["p50_vs_empty"] = round(out["stop_p50_ms"] / out["empty_p50_ms"], 2)
         # The same stops on as many sessions as the empty store's (EMPTY_SESSIONS), picked
         # among this store's: its size alone, without the misses of the per-session
-        # memories (a session's parsed state, its stop's packed record) that stops spread
-        # over ~100k sessions cause and a daemon's few active sessions do not.
+        # memories (a session's parsed state) that stops spread over ~100k sessions cause
+        # and a daemon's few active sessions do not.
         few = sids[:EMPTY_SESSIONS]
         _stops(sup, few, stops, rng)  # their rows and memories warm, as the empty store's
-        out["few_sessions_p50_ms"] = _pct(_stops(sup, few, stops, rng), 50)
-        if baseline:
-            out["few_sessions_p50_vs_empty"] = round(out["few_sessions_p50_ms"] / baseline, 2)
+        few_times, base = _alternating(lambda n: _stops(sup, few, n, rng), empty, stops)
+        out["few_sessions_p50_ms"] = _pct(few_times, 50)
+        out["few_sessions_p50_vs_empty"] = round(out["few_sessions_p50_ms"] / _pct(base, 50), 2)
         out |= maintenance_window(sup, lambda i: _stop(sup, sids, i, rng), maint.pause, maint.cap)
     finally:
         sup.close()
@@ -219,11 +252,16 @@ def main() -> int:
     report: dict[str, Any] = {"levels": []}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        empty = level_empty(folder, args.stops)
-        report["empty_stop_p50_ms"] = empty
-        for events in (int(x) for x in args.levels.split(",") if x):
-            report["levels"].append(level(events, folder, args.stops, empty, args))
-            _print_level(report["levels"][-1])
+        empty = Empty(folder)
+        try:
+            empty.stops(100)  # its sessions made, its memories warm
+            report["empty_stop_p50_ms"] = _pct(empty.stops(args.stops), 50)
+            print(f"empty store: per-stop p50 {report['empty_stop_p50_ms']:.2f} ms")
+            for events in (int(x) for x in args.levels.split(",") if x):
+                report["levels"].append(level(events, folder, args.stops, empty, args))
+                _print_level(report["levels"][-1])
+        finally:
+            empty.close()
         with_life, without = [], []
         for _ in range(3):  # interleaved: machine load hits both alike; best of 3
             with_life.append(decisions_per_second(folder, args.rate, True))
@@ -253,25 +291,13 @@ def main() -> int:
     return 0
 
 
-def level_empty(folder: Path, stops: int) -> float:
-    """Per-stop p50 on an empty store (the sessions are made by the first stops)."""
-    sup = Supervisor(SQLiteStore(folder / "empty.db"))
-    try:
-        sids = [f"empty-{i}" for i in range(EMPTY_SESSIONS)]
-        _stops(sup, sids, 100, random.Random(3))
-        p50 = _pct(_stops(sup, sids, stops, random.Random(4)), 50)
-    finally:
-        sup.close()
-    print(f"empty store: per-stop p50 {p50:.2f} ms")
-    return p50
-
-
 def _print_level(row: dict[str, Any]) -> None:
     print(
         f"{row['events']:>9,} events {row['sessions']:>7,} sessions (filled in {row['fill_s']} s)"
-        f" | stop p50 {row['stop_p50_ms']:.2f} ms (x{row.get('p50_vs_empty', 0):.2f} empty;"
+        f" | stop p50 {row['stop_p50_ms']:.2f} ms (x{row['p50_vs_empty']:.2f} the empty"
+        f" store's {row['empty_p50_ms']:.2f} ms, alternating;"
         f" on {EMPTY_SESSIONS} of its sessions {row['few_sessions_p50_ms']:.2f} ms,"
-        f" x{row.get('few_sessions_p50_vs_empty', 0):.2f})"
+        f" x{row['few_sessions_p50_vs_empty']:.2f})"
         f" p99 {row['stop_p99_ms']:.2f} worst {row['quiet_worst_stop_ms']:.1f}"
         f" | full maintenance pass ({row['maint_seconds']} s, {row['maint_stops']:,} stops"
         f"{'' if row['maint_complete'] else ', INCOMPLETE'}): worst stop"

@@ -93,6 +93,8 @@ def test_scale_runs_a_full_maintenance_pass_against_stops(tmp_path: Path) -> Non
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     (row,) = json.loads(out.read_text())["levels"]
     assert row["maint_complete"] and row["maint_stops"] > 0
+    # the empty store's stops alternate with the level's: its own p50, from the same blocks
+    assert row["p50_vs_empty"] == round(row["stop_p50_ms"] / row["empty_p50_ms"], 2)
     assert all(n >= 1 for n in row["maint_kind_steps"].values()), row["maint_kind_steps"]
     rows, due = row["maint_kind_rows"], row["due_per_kind"]
     sessions = min(due, row["sessions"] // 5)  # each kind of due session

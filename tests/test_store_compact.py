@@ -190,14 +190,19 @@ def test_a_stop_record_is_packed_once_per_context_until_a_value_is_registered() 
 
     event = StopEvent("s1", text="one", cwd="/srv/st0p-c0ntext-r3g1ster-7")
     first = pack_stop(event, "deliver")
-    assert first == pack("s1", "deliver", {"stop": stop_context(event)}, None)
+    assert first == pack(None, "deliver", {"stop": stop_context(event)}, None)
+    assert "session_id" not in unpack(first)  # its row names the session
     assert pack_stop(replace(event, text="two"), "deliver") is first  # its text is not in it
+    # nor its session: another session's stop in the same context reuses the record
+    assert pack_stop(replace(event, session_id="s2", text="three"), "deliver") is first
+    back = whole(Life("deliver", first, 5.0, 9, "s2"))
+    assert back["session_id"] == back["stop"]["session_id"] == "s2"
     assert unpack(pack_stop(event, "complete"))["event"] == "complete"
     assert unpack(pack_stop(replace(event, job_id="j"), "deliver"))["stop"]["job_id"] == "j"
     redaction.register("st0p-c0ntext-r3g1ster-7")
     assert unpack(pack_stop(event, "deliver"))["stop"]["cwd"] == f"/srv/{redaction.REDACTED}"
     for i in range(snapshot_pack.PACKED_RECORDS + 5):
-        pack_stop(StopEvent(f"b{i}"), "deliver")
+        pack_stop(StopEvent("b", cwd=f"/srv/b{i}"), "deliver")
     assert len(snapshot_pack._STOPS) == snapshot_pack.PACKED_RECORDS
 
 

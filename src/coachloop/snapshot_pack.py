@@ -55,22 +55,25 @@ STOP_CONTEXT = tuple(n for n in StopEvent.__dataclass_fields__ if n not in _IN_T
 _CONTEXT_DEFAULTS: dict[str, Any] = {
     n: StopEvent.__dataclass_fields__[n].default for n in STOP_CONTEXT if n != "session_id"
 }
-_CONTEXT_OF = attrgetter(*STOP_CONTEXT)
+_CONTEXT_OF = attrgetter(*_CONTEXT_DEFAULTS)  # but its session: the record leaves it out
 # A stop's label and context -> the redaction generation and its packed record (`pack_stop`).
 _STOPS: dict[tuple[Any, ...], tuple[int, bytes]] = {}
 PLAIN_BYTES = 512  # records this small are kept as plain JSON (a deflate stream never
 # starts with "{", so `unpack` tells them apart)
 
 
-def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None) -> bytes:
+def pack(session_id: str | None, label: str, data: Mapping[str, Any], now: float | None) -> bytes:
     """The record `{"session_id", "event", "saved_at", **data}`, redacted, compact, deflated.
     `now` None: no "saved_at" in the body (a stop's record: it is kept beside the body,
-    `Life.saved_at`, and `whole` puts it back), so that the bodies of a session's stops
-    are the same text: packed once while no value is `register`ed meanwhile (`_PACKED`)."""
+    `Life.saved_at`, and `whole` puts it back); `session_id` None: no "session_id" (a
+    stop's record: its row names the session, `Life.session_id`). So the bodies of stops
+    with the same context are the same text, whatever their session: packed once while
+    no value is `register`ed meanwhile (`_PACKED`)."""
     from coachloop.redaction import generation
 
+    owner = {} if session_id is None else {"session_id": session_id}
     stamp = {} if now is None else {"saved_at": now}
-    body = {"session_id": session_id, "event": label, **stamp, **data}
+    body = {**owner, "event": label, **stamp, **data}
     text = _COMPACT.encode(body)
     current = generation()  # before redacting: a value registered meanwhile makes it stale
     known = _PACKED.get(text)
@@ -83,9 +86,11 @@ def pack(session_id: str, label: str, data: Mapping[str, Any], now: float | None
 
 
 def pack_stop(event: StopEvent, label: str) -> bytes:
-    """A stop's record: `pack(event.session_id, label, {"stop": stop_context(event)}, None)`,
-    remembered by the label and the stop's context (a session's stops repeat them: no JSON
-    is made for them again) while no value is `register`ed meanwhile."""
+    """A stop's record: `pack(None, label, {"stop": stop_context(event)}, None)`: neither
+    its session (its row's) nor its time (kept beside it); remembered by the label and the
+    stop's context but its session (stops repeat them, a session's and most sessions' of
+    one agent alike: no JSON is made or redacted for them again) while no value is
+    `register`ed meanwhile."""
     from coachloop.redaction import generation
 
     key = (label, *_CONTEXT_OF(event))
@@ -93,7 +98,7 @@ def pack_stop(event: StopEvent, label: str) -> bytes:
     known = _STOPS.get(key)
     if known is not None and known[0] == current:
         return known[1]
-    packed = pack(event.session_id, label, {"stop": stop_context(event)}, None)
+    packed = pack(None, label, {"stop": stop_context(event)}, None)
     _keep(_STOPS, key, (current, packed))
     return packed
 
@@ -162,7 +167,8 @@ def whole(life: Life, event: EventRecord | None = None) -> dict[str, Any]:
     a text redacted at the door is left as it was)."""
     from coachloop.redaction import redact_value
 
-    out = {**unpack(life.body), "event_id": life.event_id}
+    # a stop's record leaves its session to the row (`pack_stop`): first, as it was
+    out = {"session_id": life.session_id, **unpack(life.body), "event_id": life.event_id}
     out.setdefault("saved_at", life.saved_at)
     session_id = str(out.get("session_id") or life.session_id)
     if life.state is not None:  # stores keep it sparse (`core.session.sparse`) now
