@@ -57,10 +57,9 @@ class Feedback:
         if how is None or found is None:
             return  # another emoji, a removed reaction, or a message that is not ours
         shown = self.shown(got.chat.id, got.message_id)
-        if how in ACCEPT:
-            await self.done(got.chat.id, found[0], found[1], how, got.message_id, shown=shown)
-        else:
-            await self.reject(got.chat.id, found[0], found[1], how, got.message_id, shown=shown)
+        await self.settle(
+            how in ACCEPT, got.chat.id, found, how, reply_to=got.message_id, shown=shown
+        )
 
     def shown(self, chat_id: int, message_id: int) -> str | None:
         """The text of the delivery message `message_id` belongs to, as the chat showed
@@ -85,44 +84,37 @@ class Feedback:
             await self.say(msg.chat_id, f"Reply with {how} to a message of the session.", None)
             return
         shown = self.shown(msg.chat_id, replied.message_id) if replied else None
-        if how == "/done":
-            await self.done(msg.chat_id, found[0], found[1], how, msg.message_id, shown=shown)
-        else:
-            await self.reject(msg.chat_id, found[0], found[1], how, msg.message_id, shown=shown)
+        await self.settle(
+            how == "/done", msg.chat_id, found, how, reply_to=msg.message_id, shown=shown
+        )
 
-    async def done(
+    async def settle(
         self,
+        accept: bool,
         chat_id: int,
-        session_id: str,
-        source: Source,
+        found: tuple[str, Source],
         how: str,
-        reply_to: int | None,
         *,
-        shown: str | None = None,
+        reply_to: int,
+        shown: str | None,
     ) -> None:
+        """The human's verdict on the session `found` names, from the message `shown`:
+        `accept` (👍, `/done`) closes its job as done, else (👎, `/reject`) it is steered
+        back with that message quoted; either keeps a correction when it overrides the
+        judge. The answer goes to `chat_id`, as a reply to `reply_to`."""
+        session_id, source = found
         sup = source.supervisor
         stop = delivered_stop(sup.reads, session_id, shown)
+        if not accept:
+            if stop is not None:
+                sup.correct(session_id, stop, Label("status", "continue", how))
+            await self.resume(chat_id, session_id, source, rejection(stop, shown), reply_to)
+            return
         sup.accept(session_id, how)
         if stop is not None and (stop.verdict or {}).get("route") == "continue":
             sup.correct(session_id, stop, Label("completion", "deliver", how))
         sid = escape(short_id(session_id))
         await self.say(chat_id, f"✅ <code>{sid}</code> done: its job is closed ({how})", reply_to)
-
-    async def reject(
-        self,
-        chat_id: int,
-        session_id: str,
-        source: Source,
-        how: str,
-        reply_to: int | None,
-        *,
-        shown: str | None = None,
-    ) -> None:
-        sup = source.supervisor
-        stop = delivered_stop(sup.reads, session_id, shown)
-        if stop is not None:
-            sup.correct(session_id, stop, Label("status", "continue", how))
-        await self.resume(chat_id, session_id, source, rejection(stop, shown), reply_to)
 
     def replied(self, session_id: str, source: Source, text: str) -> None:
         """A reply to the session's message: a correction when the judge had meant to
