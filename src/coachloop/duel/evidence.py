@@ -106,97 +106,85 @@ class TurnEvidence:
         if t.status == "failed":
             for name, why in t.failing[:MAX_FAILING_ITEMS]:
                 out.append(
-                    FeedbackItem(
-                        severity="critical",
-                        issue=f"Test {name} fails" + (f": {why}" if why else ""),
-                        action=f"Make it pass (run `{rerun.replace('{test}', name)}`); fix the "
+                    _critical(
+                        f"Test {name} fails" + (f": {why}" if why else ""),
+                        f"Make it pass (run `{rerun.replace('{test}', name)}`); fix the "
                         "code, or the test only if the test itself is wrong.",
                         location=name,
                     )
                 )
             if not t.failing:
                 out.append(
-                    FeedbackItem(
-                        severity="critical",
-                        issue=f"The test suite fails (`{t.command}` exited with {t.exit_code})",
-                        action="Run the test command, read the first failure and fix it.",
+                    _critical(
+                        f"The test suite fails (`{t.command}` exited with {t.exit_code})",
+                        "Run the test command, read the first failure and fix it.",
                     )
                 )
         elif t.status == "timeout":
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"The test suite did not finish ({t.note}); no result means no approval",
-                    action="Find what hangs (a loop, a blocking call, a network wait) and make "
+                _critical(
+                    f"The test suite did not finish ({t.note}); no result means no approval",
+                    "Find what hangs (a loop, a blocking call, a network wait) and make "
                     "every test finish quickly.",
                 )
             )
         elif t.status == "incomplete":
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"Not every collected test ran: {t.note}",
-                    action="Find what stops the run early (a conftest.py hook, an exit call) "
+                _critical(
+                    f"Not every collected test ran: {t.note}",
+                    "Find what stops the run early (a conftest.py hook, an exit call) "
                     "and let every test run.",
                 )
             )
         elif t.status in ("not_run", "error", "no_tests"):
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"No tests ran: {t.note or t.status}",
-                    action="Write tests for the requirements (and make sure the project's test "
+                _critical(
+                    f"No tests ran: {t.note or t.status}",
+                    "Write tests for the requirements (and make sure the project's test "
                     "command finds them).",
                 )
             )
         out += [
-            FeedbackItem(severity="critical", issue=f.issue, action=f.action, location=f.location)
-            for f in self.findings()
-            if f.blocking
+            _critical(f.issue, f.action, location=f.location) for f in self.findings() if f.blocking
         ]
         if self.report_error:
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"Player report: {self.report_error}",
-                    action="Write a valid report.json at the path in COACHLOOP_REPORT, as "
+                _critical(
+                    f"Player report: {self.report_error}",
+                    "Write a valid report.json at the path in COACHLOOP_REPORT, as "
                     "report.schema.json describes.",
                 )
             )
         if self.claims.files_unchanged:
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue="The report lists files that were not changed: "
+                _critical(
+                    "The report lists files that were not changed: "
                     + ", ".join(self.claims.files_unchanged),
-                    action="Make the changes you describe, and list only files you changed.",
+                    "Make the changes you describe, and list only files you changed.",
                 )
             )
         if self.claims.tests_absent:
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue="The report lists tests that do not exist: "
+                _critical(
+                    "The report lists tests that do not exist: "
                     + ", ".join(self.claims.tests_absent),
-                    action="Write those tests, or stop claiming them.",
+                    "Write those tests, or stop claiming them.",
                 )
             )
         if self.report and self.report.get("tests_passing") is True and t.status != "passed":
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"The report claims the tests pass, but the run shows {t.status}",
-                    action="Run the tests yourself before reporting, and report what they show.",
+                _critical(
+                    f"The report claims the tests pass, but the run shows {t.status}",
+                    "Run the tests yourself before reporting, and report what they show.",
                 )
             )
         p = self.player
         if p.error or p.timed_out or (p.exit_code not in (0, None)):
             what = p.error or ("timed out" if p.timed_out else f"exited with code {p.exit_code}")
             out.append(
-                FeedbackItem(
-                    severity="critical",
-                    issue=f"The player's turn did not finish cleanly: {what}",
-                    action="Finish the work within the turn and exit cleanly.",
+                _critical(
+                    f"The player's turn did not finish cleanly: {what}",
+                    "Finish the work within the turn and exit cleanly.",
                 )
             )
         return out
@@ -208,6 +196,11 @@ class TurnEvidence:
         for key in ("integrity", "reach"):
             data[key] = [dict(asdict(f), blocking=f.blocking) for f in getattr(self, key)]
         return data
+
+
+def _critical(issue: str, action: str, *, location: str | None = None) -> FeedbackItem:
+    """A blocker: feedback of severity "critical"."""
+    return FeedbackItem(severity="critical", issue=issue, action=action, location=location)
 
 
 def integrity(
