@@ -21,24 +21,12 @@ from typing import Any
 
 from coachloop.store import EventRecord, Store, open_store
 from coachloop.testing import ScriptedModel
-from e2e_support import CALC, TEST_CALC, git
+from e2e_support import calc_project
 from install_support import SCRIPT
 
 RUN_TIMEOUT = 90.0
 PYTEST = f"{sys.executable} -m pytest -q"  # the tests the agent runs in the project
 NODE_PATH = os.pathsep.join(["/usr/local/bin", "/usr/bin", "/bin"])
-
-
-def make_project(project: Path) -> Path:
-    """A git work tree with `calc.py` and its pytest test (no hooks)."""
-    project.mkdir(parents=True)
-    (project / "calc.py").write_text(CALC)
-    (project / "test_calc.py").write_text(TEST_CALC)
-    (project / ".gitignore").write_text(".coachloop/\n.pytest_cache/\n__pycache__/\n")
-    git(project, "init", "-q")
-    git(project, "add", ".")
-    git(project, "commit", "-q", "-m", "calc")
-    return project
 
 
 @dataclass
@@ -59,7 +47,7 @@ class Sandbox:
     binary: Path
 
     def __post_init__(self) -> None:
-        self.project = make_project(self.root / "project")
+        self.project = calc_project(self.root / "project")
         self.home = self.root / "home"
         self.home.mkdir()
         self.store_path = self.root / "store" / "coachloop.db"

@@ -62,8 +62,8 @@ def git(project: Path, *args: str) -> None:
     )
 
 
-def make_project(project: Path) -> Path:
-    """A git work tree with `calc.py`, its pytest test and our hooks installed."""
+def calc_project(project: Path) -> Path:
+    """A git work tree with `calc.py` and its pytest test, committed (no hooks)."""
     project.mkdir(parents=True)
     (project / "calc.py").write_text(CALC)
     (project / "test_calc.py").write_text(TEST_CALC)
@@ -71,6 +71,12 @@ def make_project(project: Path) -> Path:
     git(project, "init", "-q")
     git(project, "add", ".")
     git(project, "commit", "-q", "-m", "calc")
+    return project
+
+
+def make_project(project: Path) -> Path:
+    """`calc_project` with our hooks installed in `.claude/settings.json` (uncommitted)."""
+    calc_project(project)
     (project / ".claude").mkdir()
     (project / ".claude" / "settings.json").write_text(json.dumps(hook_settings(), indent=2))
     return project
