@@ -80,10 +80,15 @@ def test_a_hedge_is_coached_the_tests_run_and_the_evidence_is_delivered_once(
 RUN_FIRST = [tool_use("exec_command", {"cmd": PYTEST}), text(HEDGE), evidenced]
 
 
-def test_b_a_hedge_answered_without_a_tool_call_is_delivered_once(sandbox: CodexSandbox) -> None:
+def run_first_turn(sandbox: CodexSandbox, *, project_scope: bool = False) -> None:
+    """`RUN_FIRST` in one `codex exec`, coachloop installed for the user (and, with
+    `project_scope`, in the trusted project too): asserts the hedge is continued once and
+    the evidenced answer then delivered once."""
     with ScriptedModel(RUN_FIRST) as model:
-        sandbox.configure(model)
+        sandbox.configure(model, trust_project=project_scope)
         sandbox.install("codex", "--user")
+        if project_scope:
+            sandbox.install("codex", "--project")
         run = sandbox.run(PROMPT)
         requests = [r.json for r in model.model_requests]
     session = sandbox.thread(run)
@@ -91,6 +96,10 @@ def test_b_a_hedge_answered_without_a_tool_call_is_delivered_once(sandbox: Codex
     assert decisions(sandbox, session) == ["continue", "deliver"]
     final = evidenced(requests[2])
     assert isinstance(final, Reply) and sandbox.outbox(session) == [final.text]
+
+
+def test_b_a_hedge_answered_without_a_tool_call_is_delivered_once(sandbox: CodexSandbox) -> None:
+    run_first_turn(sandbox)
 
 
 def test_c_a_question_is_delivered_at_once(sandbox: CodexSandbox) -> None:
@@ -164,19 +173,9 @@ def test_e_a_human_prompt_resets_the_cap(sandbox: CodexSandbox) -> None:
 
 
 def test_f_both_scopes_installed_give_one_decision_per_stop(sandbox: CodexSandbox) -> None:
-    with ScriptedModel(RUN_FIRST) as model:
-        sandbox.configure(model, trust_project=True)
-        sandbox.install("codex", "--user")
-        sandbox.install("codex", "--project")
-        run = sandbox.run(PROMPT)
-        requests = [r.json for r in model.model_requests]
-    session = sandbox.thread(run)
-    assert run.returncode == 0 and len(requests) == 3
     # Codex runs both files' hooks: two calls per stop, one decision; the second call is the
     # same stop (same payload digest) and gets the recorded answer, never a second decision
-    assert decisions(sandbox, session) == ["continue", "deliver"]
-    final = evidenced(requests[2])
-    assert isinstance(final, Reply) and sandbox.outbox(session) == [final.text]
+    run_first_turn(sandbox, project_scope=True)
 
 
 def test_g_doctor_and_the_real_codex_agree_on_hook_trust(sandbox: CodexSandbox) -> None:
