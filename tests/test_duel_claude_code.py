@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from coachloop.duel.coaches import ClaudeCodeCoach, RulesCoach
-from coachloop.duel.orchestrator import DuelConfig, run_duel
-from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer
+from coachloop.duel.coaches import ClaudeCodeCoach, DuelCoach, RulesCoach
+from coachloop.duel.orchestrator import DuelConfig, DuelResult, run_duel
+from coachloop.duel.players import ClaudeCodePlayer, CommandPlayer, Player
 from coachloop.runners.claude_env import offline_env
 from coachloop.testing import ScriptedModel, text, tool_use
 from coachloop.testing.replies import Reply, Step
@@ -39,6 +39,27 @@ def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _conversation(body: dict[str, Any]) -> str:
     return json.dumps(body.get("messages", []))
+
+
+def _offline(model: ScriptedModel, tmp_path: Path) -> dict[str, str]:
+    """Claude Code's environment: offline against `model`, a private HOME in `tmp_path`."""
+    home = tmp_path / "home"
+    home.mkdir()
+    return offline_env(model.base_url, home)
+
+
+def _duel(
+    project: Path, task_id: str, max_turns: int, player: Player, coach: DuelCoach
+) -> DuelResult:
+    """One duel on `project`'s REQUIREMENTS.md, coverage off."""
+    config = DuelConfig(
+        project,
+        project / "REQUIREMENTS.md",
+        task_id=task_id,
+        max_turns=max_turns,
+        coverage=False,
+    )
+    return run_duel(config, player, coach)
 
 
 def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
@@ -77,14 +98,9 @@ def test_claude_code_player_is_rejected_then_approved(tmp_path: Path) -> None:
         report(2, ["calc.py"]),
         text("Fixed add()."),
     ]
-    home = tmp_path / "home"
-    home.mkdir()
     with ScriptedModel(script, side_call="Title") as model:
-        player = ClaudeCodePlayer(env=offline_env(model.base_url, home), timeout=120)
-        config = DuelConfig(
-            project, project / "REQUIREMENTS.md", task_id="CC", max_turns=3, coverage=False
-        )
-        result = run_duel(config, player, RulesCoach())
+        player = ClaudeCodePlayer(env=_offline(model, tmp_path), timeout=120)
+        result = _duel(project, "CC", 3, player, RulesCoach())
         requests = model.model_requests
         assert model.remaining == 0
 
@@ -133,14 +149,9 @@ def test_claude_code_as_a_read_only_coach(tmp_path: Path) -> None:
         approve_after_seeing_failure,  # the coach approves anyway: enforcement overrides
         text("Reviewed. " + json.dumps(approve)),  # turn 2
     ]
-    home = tmp_path / "home"
-    home.mkdir()
     with ScriptedModel(script, side_call="Title") as model:
-        coach = ClaudeCodeCoach(env=offline_env(model.base_url, home), timeout=120)
-        config = DuelConfig(
-            project, project / "REQUIREMENTS.md", task_id="RC", max_turns=2, coverage=False
-        )
-        result = run_duel(config, player, coach)
+        coach = ClaudeCodeCoach(env=_offline(model, tmp_path), timeout=120)
+        result = _duel(project, "RC", 2, player, coach)
         assert model.errors == [] and model.remaining == 0
         after_write = model.model_requests[2].json["messages"][-1]["content"]
     refusal = next(b for b in after_write if b.get("type") == "tool_result")
@@ -193,14 +204,9 @@ def test_claude_code_cheats_are_sent_back(tmp_path: Path, cheat: str) -> None:
         ),
         text("Done: 12 passed."),
     ]
-    home = tmp_path / "home"
-    home.mkdir()
     with ScriptedModel(script, side_call="Title") as model:
-        player = ClaudeCodePlayer(env=offline_env(model.base_url, home), timeout=120)
-        config = DuelConfig(
-            project, project / "REQUIREMENTS.md", task_id="CH", max_turns=1, coverage=False
-        )
-        result = run_duel(config, player, RulesCoach())
+        player = ClaudeCodePlayer(env=_offline(model, tmp_path), timeout=120)
+        result = _duel(project, "CH", 1, player, RulesCoach())
         assert model.remaining == 0
     turn = result.turns[0]
     assert (root / "workspace" / path).read_text() == content  # Claude Code really wrote it
