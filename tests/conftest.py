@@ -13,9 +13,12 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:
+    from coachloop.store import Store
 
 _MODEL_ENV = (
     "ANTHROPIC_API_KEY",
@@ -48,9 +51,10 @@ def _isolated(
 # --- Store backends (supervisor/store tests) -------------------------------------------
 # `store_spec` runs a test once per backend: SQLite in tmp_path, and the real Redis server
 # under a unique key prefix deleted afterwards. Tests open stores with `spec.open()` (or
-# hand `spec.target`/`spec.prefix` to a subprocess). With no server answering at
-# COACHLOOP_TEST_REDIS_URL (default 127.0.0.1:6379/0) the Redis tests FAIL, so a green run
-# always means both backends were exercised; COACHLOOP_SKIP_REDIS=1 skips them explicitly.
+# hand `spec.target`/`spec.prefix` to a subprocess), or take the fixture `store`, one
+# opened that way. With no server answering at COACHLOOP_TEST_REDIS_URL (default
+# 127.0.0.1:6379/0) the Redis tests FAIL, so a green run always means both backends were
+# exercised; COACHLOOP_SKIP_REDIS=1 skips them explicitly.
 
 TEST_REDIS_URL = os.environ.get("COACHLOOP_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
@@ -97,6 +101,14 @@ def store_spec(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store
         if keys:
             client.delete(*keys)
         client.close()
+
+
+@pytest.fixture
+def store(store_spec: StoreSpec) -> Iterator[Store]:
+    """A store of each backend `store_spec` gives, open for the test, closed after it."""
+    opened: Store = store_spec.open()
+    yield opened
+    opened.close()
 
 
 # --- The real Codex CLI and Gemini CLI (npm) -------------------------------------------

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,13 +28,6 @@ from dashboard_support import (
     in_process,
     populate,
 )
-
-
-@pytest.fixture
-def store(store_spec: object) -> Iterator[Store]:
-    s = store_spec.open()  # type: ignore[attr-defined]
-    yield s
-    s.close()
 
 
 @pytest.fixture

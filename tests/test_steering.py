@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -25,13 +24,6 @@ STATUS = Verdict(
 
 def stop(sid: str, text: str, ts: float, **kw: object) -> StopEvent:
     return StopEvent(sid, text=text, project="/work/proj", timestamp=ts, **kw)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def store(store_spec: object) -> Iterator[Store]:
-    s = store_spec.open()  # type: ignore[attr-defined]
-    yield s
-    s.close()
 
 
 @pytest.fixture

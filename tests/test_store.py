@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from coachloop.core.events import HumanMessage, StopEvent
@@ -40,13 +38,6 @@ def jobs(store: Store, sid: str) -> list[JobSummary]:
 
 def ev(sid: str, text: str, ts: float = 1000.0, **kw: object) -> StopEvent:
     return StopEvent(sid, text=text, project="/work/proj", timestamp=ts, **kw)  # type: ignore[arg-type]
-
-
-@pytest.fixture
-def store(store_spec: object) -> Iterator[Store]:
-    s = store_spec.open()  # type: ignore[attr-defined]
-    yield s
-    s.close()
 
 
 def test_a_stop_creates_the_session_and_its_record(store: Store) -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 from coachloop.core.events import HumanMessage, StopEvent
@@ -19,13 +16,6 @@ QUESTION = Verdict("question", 0.9, "asks", "rules")
 ERROR = Verdict("error", 0.9, "crash", "signal")
 T0 = 1_000_000.0
 MIN, HOUR, DAY = 60.0, 3600.0, 86_400.0
-
-
-@pytest.fixture
-def store(store_spec: Any) -> Iterator[Store]:
-    s = store_spec.open()
-    yield s
-    s.close()
 
 
 def check(store: Store, now: float, limits: Limits | None = None) -> list[watchdog.Alert]:
