@@ -32,6 +32,17 @@ DONE = "Switched the cart to SQLite, table `carts`. Ran `python -m pytest -q`: 1
 CART_TESTS = "import pytest\n\n\n@pytest.mark.parametrize('n', range(12))\ndef test_cart(n):\n    assert n >= 0\n"
 
 
+def _first_turn(model: ScriptedModel, tmp_path: Path, project: Path) -> tuple[RunnerAgent, str]:
+    """The bridge's agent (the real Claude Code with our hooks, offline against `model`)
+    and the session of the first turn it ran in `project` (its first script item)."""
+    env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
+    agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
+    setup = Supervisor.open(project)
+    session = agent.run_turn(project, "Set up the cart storage", None, setup).session_id
+    setup.close()
+    return agent, session
+
+
 @pytest.mark.slow
 def test_a_reply_while_the_turn_runs_is_queued_and_reaches_its_next_request(
     tmp_path: Path,
@@ -48,11 +59,7 @@ def test_a_reply_while_the_turn_runs_is_queued_and_reaches_its_next_request(
 
     script: list[Any] = [text(QUESTION), held, text(DONE)]
     with ScriptedModel(script, side_call="Title") as model, TelegramBotAPI() as api:
-        env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
-        agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
-        setup = Supervisor.open(project)
-        session = agent.run_turn(project, "Set up the cart storage", None, setup).session_id
-        setup.close()
+        agent, session = _first_turn(model, tmp_path, project)
         bridge = Bridge(config(api, {CHAT: project}), agent)
         (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
         with Running(bridge):
@@ -97,11 +104,7 @@ def _stop_scenario(tmp_path: Path, *, grace: float, release_on_ack: bool) -> dic
     script: list[Any] = [text(QUESTION), held, text(DONE)]
     out: dict[str, Any] = {}
     with ScriptedModel(script, side_call="Title") as model, TelegramBotAPI() as api:
-        env = offline_env(model.base_url, tmp_path / "home", extra={"COACHLOOP_HOOK_DAEMON": "0"})
-        agent = RunnerAgent(settings=hook_settings(), env=env, timeout=120)
-        setup = Supervisor.open(project)
-        session = agent.run_turn(project, "Set up the cart storage", None, setup).session_id
-        setup.close()
+        agent, session = _first_turn(model, tmp_path, project)
         bridge = Bridge(config(api, {CHAT: project}, stop_grace=grace), agent)
         (sup,) = [s.supervisor for s in bridge.router.sources if s.projects]
         try:
