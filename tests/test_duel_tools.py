@@ -187,24 +187,17 @@ def test_the_tools_command_line(tmp_path: Path) -> None:
         files={"calc.py": "def add(a, b):\n    return a - b\n", "tests/test_calc.py": FAILING},
     )
     env = dict(os.environ, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    run = subprocess.run(
-        [PY, "-m", "coachloop.duel.tools", "run_all_tests", "--project", str(project)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+
+    def tool(name: str) -> subprocess.CompletedProcess[str]:
+        argv = [PY, "-m", "coachloop.duel.tools", name, "--project", str(project)]
+        return subprocess.run(
+            argv, capture_output=True, text=True, env=env, timeout=60, check=False
+        )
+
+    run = tool("run_all_tests")
     assert run.returncode == 1 and "FAILED tests/test_calc.py::test_add" in run.stdout
     (project / "calc.py").write_text("def add(a, b):\n    return a + b\n")
-    diff = subprocess.run(
-        [PY, "-m", "coachloop.duel.tools", "diff_changes", "--project", str(project)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    diff = tool("diff_changes")
     assert diff.returncode == 0 and "+    return a + b" in diff.stdout
 
 
