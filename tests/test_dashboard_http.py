@@ -137,6 +137,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def _dashboard(
+    *args: str, env: dict[str, str], check: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """`coachloop dashboard ARGS`, a real process; its output as text."""
+    argv = [COACHLOOP, "dashboard", *args]
+    return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60, check=check)
+
+
 def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: Path) -> None:
     port = _free_port()
     opened = tmp_path / "opened.txt"
@@ -150,22 +158,10 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
         BROWSER=str(browser),
     )
     url = f"http://127.0.0.1:{port}/?token={TOKEN}"
-    printed = subprocess.run(
-        [COACHLOOP, "dashboard", "--print-url", "--port", str(port)],
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    printed = _dashboard("--print-url", "--port", str(port), env=env)
     assert printed.stdout.strip() == url and not opened.exists()
     no_token = {k: v for k, v in env.items() if k != "COACHLOOP_SERVE_TOKEN"}
-    bare = subprocess.run(
-        [COACHLOOP, "dashboard", "--print-url", "--port", "9"],
-        env=no_token,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    bare = _dashboard("--print-url", "--port", "9", env=no_token)
     # no token in the environment: the one generated in the home, kept there 0600
     stored = tmp_path / "home" / "serve.token"
     assert stat.S_IMODE(stored.stat().st_mode) == 0o600
@@ -173,25 +169,14 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
     shop = tmp_path / "shop"
     (shop / ".git").mkdir(parents=True)
     (shop / "src").mkdir()
-    filtered = subprocess.run(
-        [COACHLOOP, "dashboard", "--print-url", "--port", "9", "--project", str(shop / "src")],
-        env=no_token,
-        capture_output=True,
-        text=True,
-        check=True,
+    filtered = _dashboard(
+        "--print-url", "--port", "9", "--project", str(shop / "src"), env=no_token
     )
     assert filtered.stdout.strip() == (
         f"http://127.0.0.1:9/?token={stored.read_text().strip()}&"
         + urlencode({"project": str(shop)})
     )
-    done = subprocess.run(
-        [COACHLOOP, "dashboard", "--port", str(port)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    done = _dashboard("--port", str(port), env=env, check=False)
     pid = None
     try:
         assert done.returncode == 0, done.stderr
@@ -207,14 +192,7 @@ def test_coachloop_dashboard_starts_a_server_and_opens_the_login_url(tmp_path: P
         pid = int(health["pid"])
         status, headers, _ = request(server, "GET", f"/?token={TOKEN}")
         assert status == 303 and "set-cookie" in headers
-        again = subprocess.run(
-            [COACHLOOP, "dashboard", "--port", str(port)],
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=True,
-        )
+        again = _dashboard("--port", str(port), env=env)
         assert "Started" not in again.stderr and opened.read_text().count(url) == 2
     finally:
         if pid is not None:
