@@ -1,4 +1,8 @@
-"""Shared helpers for the hook tests: payload builders, calls, and reading the store."""
+"""Shared helpers for the hook tests: payload builders, calls, and reading the store.
+
+The fixture `project` (a git work tree, `make_project`) is defined here as
+`project_fixture`; a test module imports that name to use it.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from coachloop.agents.hook import HookReply, handle
 from coachloop.store import Store, open_store
@@ -37,6 +43,12 @@ def make_project(root: Path, name: str = "proj") -> Path:
     return project
 
 
+@pytest.fixture(name="project")
+def project_fixture(tmp_path: Path) -> Path:
+    """A git work tree, `tmp_path/proj`."""
+    return make_project(tmp_path)
+
+
 def claude(event: str, session: str = "s1", cwd: Path | str = "", **fields: Any) -> dict[str, Any]:
     """A Claude Code hook payload (the common fields, then `fields`)."""
     data: dict[str, Any] = {
@@ -48,6 +60,13 @@ def claude(event: str, session: str = "s1", cwd: Path | str = "", **fields: Any)
     }
     data.update(fields)
     return data
+
+
+def prompt(
+    session: str, cwd: Path, text: str, prompt_id: str = "p1", **extra: object
+) -> dict[str, object]:
+    """A Claude Code UserPromptSubmit payload."""
+    return claude("UserPromptSubmit", session, cwd, prompt=text, prompt_id=prompt_id, **extra)
 
 
 def stop(

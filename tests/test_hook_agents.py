@@ -6,8 +6,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from hook_support import (
     EVIDENCE,
     HEDGE,
@@ -15,16 +13,11 @@ from hook_support import (
     call,
     decision,
     hook_log,
-    make_project,
+    project_fixture,  # noqa: F401 - a fixture
     run_hook,
     store_of,
 )
 from transcript_support import Chat, Rollout
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
 
 
 def codex(event: str, session: str, cwd: Path, **fields: Any) -> dict[str, Any]:

@@ -27,7 +27,8 @@ from hook_support import (
     claude,
     decision,
     hook_log,
-    make_project,
+    project_fixture,  # noqa: F401 - a fixture
+    prompt,
     run_hook,
     stop,
     store_of,
@@ -35,17 +36,6 @@ from hook_support import (
 )
 
 AGENT = "claude-code"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
-
-
-def prompt(
-    session: str, cwd: Path, text: str, prompt_id: str = "p1", **extra: object
-) -> dict[str, object]:
-    return claude("UserPromptSubmit", session, cwd, prompt=text, prompt_id=prompt_id, **extra)
 
 
 # --- Stop -------------------------------------------------------------------------------

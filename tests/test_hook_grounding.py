@@ -8,11 +8,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from coachloop.agents.hook import handle
 from coachloop.store import open_store
-from hook_support import make_project, stop
+from hook_support import (
+    project_fixture,  # noqa: F401 - a fixture
+    stop,
+)
 from hookd_support import AuthConnection, hook_env, start_serve
 
 TURNS = Path(__file__).parent / "data" / "turns"
@@ -20,11 +21,6 @@ LABELS = {
     row["name"]: row for row in map(json.loads, (TURNS / "labels.jsonl").read_text().splitlines())
 }
 AGENT = "claude-code"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
 
 
 def payload(name: str, project: Path, text: str | None = None, **kw: Any) -> bytes:

@@ -12,30 +12,20 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import pytest
-
 from hook_support import (
     HEDGE,
     QUESTION,
     call,
     claude,
     decision,
-    make_project,
+    project_fixture,  # noqa: F401 - a fixture
+    prompt,
     run_hook,
     stop,
     store_of,
 )
 
 AGENT = "claude-code"
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Path:
-    return make_project(tmp_path)
-
-
-def prompt(session: str, cwd: Path, text: str, prompt_id: str) -> dict[str, object]:
-    return claude("UserPromptSubmit", session, cwd, prompt=text, prompt_id=prompt_id)
 
 
 def blocks(session: str, cwd: Path, text: str, prompt_id: str, active: bool) -> bool:
