@@ -37,6 +37,16 @@ def ours(command: str = "claude-code") -> str:
     return f"{HOOK_PREFIX} hook {command}"
 
 
+def reinstall_then_uninstall(agent: str, project: Path, path: Path, theirs: Any) -> None:
+    """Installing `agent` in `project` again leaves `path` byte for byte as it is; then
+    uninstalling gives back `theirs`, the JSON that was there before coachloop's hooks."""
+    first = path.read_bytes()
+    assert run("install", "--agent", agent, "--dir", str(project)).exit_code == 0
+    assert path.read_bytes() == first
+    assert run("uninstall", "--agent", agent, "--dir", str(project)).exit_code == 0
+    assert load(path) == theirs
+
+
 FOREIGN_CLAUDE: dict[str, Any] = {
     "permissions": {"allow": ["Bash(npm test:*)"], "deny": []},
     "model": "opus",
@@ -334,11 +344,7 @@ def test_codex_hooks_round_trip(project: Path) -> None:
     handler = {"type": "command", "command": ours("codex"), "timeout": 30}
     assert data["hooks"]["Stop"] == [theirs["hooks"]["Stop"][0], {"hooks": [handler]}]
     assert data["hooks"]["UserPromptSubmit"] == [{"hooks": [handler]}]
-    first = hooks.read_bytes()
-    assert run("install", "--agent", "codex", "--dir", str(project)).exit_code == 0
-    assert hooks.read_bytes() == first
-    assert run("uninstall", "--agent", "codex", "--dir", str(project)).exit_code == 0
-    assert load(hooks) == theirs
+    reinstall_then_uninstall("codex", project, hooks, theirs)
 
 
 def user_codex(project: Path) -> Path:
@@ -461,11 +467,7 @@ def test_gemini_after_agent_round_trip(project: Path) -> None:
     for key in ("general", "hooksConfig"):
         assert data[key] == theirs[key]
     assert data["hooks"]["disabled"] == ["secret-scanner"]
-    first = path.read_bytes()
-    assert run("install", "--agent", "gemini", "--dir", str(project)).exit_code == 0
-    assert path.read_bytes() == first
-    assert run("uninstall", "--agent", "gemini", "--dir", str(project)).exit_code == 0
-    assert load(path) == theirs
+    reinstall_then_uninstall("gemini", project, path, theirs)
 
 
 def test_uninstall_without_agent_covers_every_agent(project: Path) -> None:
