@@ -71,6 +71,14 @@ def test_words_that_look_like_hashes_are_not_commits() -> None:
     assert extract("The commit message says `deadline` and `abcdefg`.").commits == ()
 
 
+def test_a_hash_of_digits_only_counts_after_commit_words() -> None:
+    # one short hash in 27 has no letter: named as a commit, it is one
+    assert extract("The fix is already committed (`8784263`).").commits == ("8784263",)
+    assert extract("Pushed as commit 4410923 to main.").commits == ("4410923",)
+    # alone, seven digits in backticks are any number
+    assert extract("It now handles `1048576` rows per batch.").commits == ()
+
+
 def test_empty_and_prose_only_text_has_no_evidence() -> None:
     assert extract("").is_empty()
     assert extract("I changed the handler and it should work.").is_empty()

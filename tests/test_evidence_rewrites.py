@@ -24,7 +24,7 @@ PIECES = [
     "a", "Z", " ", "  ", "\n", "\t", "\u00a0", ".", "/", "./", "..", ":", "=", "`", "0", "7",
     "٣", "İ", "ſ", "Σ", "✅", "x.py", "a/b", "src/app.ts:12", "e.g.", "Done.", "(docs/x.md)",
     "https://ci.example/org/r/actions/runs/12 ", "https://github.com/a/b/pull/3", "://",
-    "3f2a9c1", "deadbeef", "1234567", "ABCDEF0", "commit ", "sha ", "head ",
+    "3f2a9c1", "deadbeef", "1234567", "committed (`8784263`)", "ABCDEF0", "commit ", "sha ", "head ",
     "exit 1", "exit code 2", "rc=3", "rc", "returncode: 0", "passed", "green", "succeeded",
     " 0 dead links", "200 OK", "returned 200", "0 errors", "BUILD SUCCESS", "SUCCESS:", "OK",
     "PASS", "Done in 3.2s", "Finished `dev", "Success: no issues found", "Apply complete!",
@@ -101,8 +101,13 @@ def _plain_extract(text: str) -> Evidence:
     lowered = text.lower()
     words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado", "..")
     has_commit = any(w in lowered for w in words) and re.search(r"[0-9a-fA-F]{7}", text)
-    commits = [a or b or c for a, b, c in evidence._COMMIT.findall(text)] if has_commit else []
-    commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
+    found = evidence._COMMIT.findall(text) if has_commit else []
+    commits = [
+        a or b or c
+        for a, b, c in found
+        if re.search(r"\d", a or b or c)
+        and (re.search(r"[a-f]", a or b or c) or re.fullmatch(r"\d+", a))
+    ]
     no_urls = re.sub(r"https?://\S+", " ", text) if "://" in text else text
     paths = [p for p in _plain_paths(no_urls) if not p.startswith("//")]
     may_exit = any(w in lowered for w in ("exit", "returncode", "rc ", "rc:", "rc="))

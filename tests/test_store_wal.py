@@ -1,11 +1,14 @@
-"""The SQLite store's WAL starts over under a steady stream of stops, before the
-committing connection's own safety checkpoint (a stop that copies and syncs) is due."""
+"""The SQLite store's WAL starts over under a steady stream of stops: its checkpoint
+thread restarts it, so the committing connection's own safety checkpoint (a stop that
+copies and syncs) is not what keeps it bounded."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
 from pathlib import Path
+
+import pytest
 
 from coachloop.core.events import StopEvent
 from coachloop.core.verdict import Verdict
@@ -14,7 +17,6 @@ from coachloop.store.sqlite_file import (
     CATCH_UP_QUIET,
     CATCH_UP_ROUNDS,
     RESTART_PAGES,
-    SAFETY_PAGES,
     Checkpointer,
 )
 from coachloop.supervisor.writes import record_stop
@@ -22,7 +24,17 @@ from coachloop.supervisor.writes import record_stop
 STATUS = Verdict("status", 0.9, "mid-work", "rules", route="continue", coaching_message="go on")
 
 
-def test_the_wal_restarts_under_stops_back_to_back(tmp_path: Path) -> None:
+def test_the_wal_restarts_under_stops_back_to_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    restarts: list[int] = []
+    restart = Checkpointer._restart
+
+    def counted(self: Checkpointer, db: sqlite3.Connection) -> None:
+        restart(self, db)
+        restarts.append(1)
+
+    monkeypatch.setattr(Checkpointer, "_restart", counted)
     path = tmp_path / "w.db"
     with SQLiteStore(path) as store:
         page = store.write(lambda db: int(db.execute("PRAGMA page_size").fetchone()[0]))
@@ -30,9 +42,13 @@ def test_the_wal_restarts_under_stops_back_to_back(tmp_path: Path) -> None:
             text = f"step {i}: " + "the parser needs a second pass over nested lists. " * 12
             record_stop(store, StopEvent(f"s{i % 200}", text=text), STATUS)
         largest = Path(f"{path}-wal").stat().st_size // page  # the file keeps its largest
-    # started over soon after RESTART_PAGES by the checkpoint thread, not grown to
-    # SAFETY_PAGES for a stop's commit to copy and sync
-    assert RESTART_PAGES <= largest < SAFETY_PAGES, largest
+    # The checkpoint thread started the WAL over, again and again: a PASSIVE checkpoint
+    # alone never catches up with a steady stream, and only the committing connection's
+    # safety checkpoint (a stop that copies and syncs) would. How soon after RESTART_PAGES
+    # it restarts depends on the machine's load (at most RESTART_ANYWAY frames when the
+    # disk is slow): `benchmarks/lock_holds.py` and `scale.py` measure that, not a test.
+    assert len(restarts) >= 2, restarts
+    assert largest >= RESTART_PAGES, largest
 
 
 class _Timed(Checkpointer):

@@ -134,6 +134,14 @@ _HEX_BYTES = bytes(104 if chr(b) in "0123456789abcdefABCDEF" else 32 for b in ra
 _COMMIT_WORDS = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado", "..")
 
 
+def _hashlike(value: str, named: bool) -> bool:
+    """`value` (hex digits) can be a commit hash: it holds a digit and a lowercase letter,
+    or (`named`: after commit words) digits only."""
+    return any(map(value.__contains__, "0123456789")) and (
+        any(map(value.__contains__, "abcdef")) or (named and value.isdigit())
+    )
+
+
 def _has_hex_run(text: str) -> bool:
     """`re.search(r"[0-9a-fA-F]{7}", text) is not None`."""
     return b"hhhhhhh" in text.encode("utf-8", "surrogatepass").translate(_HEX_BYTES)
@@ -359,8 +367,10 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     # The hex scan first: one pass over the text (the words can take nine), and it
     # fails on most texts.
     has_commit = _has_hex_run(text) and any(map(lowered.__contains__, _COMMIT_WORDS))
-    commits = [a or b or c for a, b, c in _COMMIT.findall(text)] if has_commit else []
-    commits = [c for c in commits if re.search(r"\d", c) and re.search(r"[a-f]", c)]
+    found = _COMMIT.findall(text) if has_commit else []
+    # A hash of digits only counts after commit words ("committed (`8784263`)"): alone in
+    # backticks it may be any number; one of letters only is a word ("deadbeef").
+    commits = [a or b or c for a, b, c in found if _hashlike(a or b or c, named=bool(a))]
     linked = "://" in text  # in every URL, so in every PR link
     no_urls = _URL.sub(" ", text) if linked else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]
