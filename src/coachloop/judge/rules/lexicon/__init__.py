@@ -8,21 +8,18 @@ removed) unless a category says otherwise. To extend a language, add to its list
 code changes are needed.
 """
 
-from coachloop.judge.rules.lexicon import claims, cues, flow, world
+from coachloop.judge.rules.lexicon import claims, cues, flow, trouble, trouble_world, world
 from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
 from coachloop.judge.rules.lexicon.claims import ASSERTED
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import DANGLING, ERROR_ANYWHERE, ERROR_OPENING
-from coachloop.judge.rules.lexicon.trouble import BLOCKER as _BLOCKER
-from coachloop.judge.rules.lexicon.trouble import STUCK as _STUCK
-from coachloop.judge.rules.lexicon.trouble_world import BLOCKER_WORLD, STUCK_WORLD
 
 HEDGE: Lexicon = {**claims.HEDGE, **world.HEDGE_WORLD}
 DONE: Lexicon = {**claims.DONE, **world.DONE_WORLD}
 ONGOING: Lexicon = {**flow.ONGOING, **world.ONGOING_WORLD}
 ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
-BLOCKER: Lexicon = {**_BLOCKER, **BLOCKER_WORLD}
-STUCK: Lexicon = {**_STUCK, **STUCK_WORLD}
+BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
+STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
 
 __all__ = [
     "ASK",
