@@ -1,9 +1,10 @@
-"""Blockers written in the other languages real agents use are typed as blockers.
+"""Blockers and plain requests in the other languages real agents use reach the human.
 
 The messages are written for this test (not taken from any benchmark): an agent that
 cannot go on for want of access, credentials or a service, in Russian, Chinese,
-Japanese, Portuguese and Polish; and the same words in work under way, which stays
-work under way.
+Japanese, Portuguese and Polish, and the same words in work under way, which stays
+work under way; requests that wait on the human (paste the output, tell me once it ran,
+which option), delivered whatever the scorer says.
 """
 
 from __future__ import annotations
@@ -12,6 +13,10 @@ import pytest
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge import make_judge
+from coachloop.judge.rules.classify import classify
+from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.text import Message
+from coachloop.judge.rules.vector import sure_deliver
 
 JUDGE = make_judge()
 
@@ -42,3 +47,23 @@ def test_a_blocker_in_another_language_reaches_the_human_as_one(text: str) -> No
 def test_blocker_words_in_work_under_way_do_not_make_a_blocker(text: str) -> None:
     verdict = JUDGE.judge(JudgeInput(text=text))
     assert (verdict.type, verdict.route) == ("status", "continue")
+
+
+REQUESTS = [
+    "Ich habe das Skript angepasst. Schick mir bitte die Ausgabe von `make check`, "
+    "dann sehe ich weiter.",
+    "He preparado el comando de migración. Avísame cuando lo hayas ejecutado en producción.",
+    "运行 `npm run build` 之后，把输出贴给我，我再看是哪一步出错了。",
+    "Я подготовил скрипт миграции. Как только вы запустите его на сервере, сообщите, "
+    "когда он закончит.",
+    "Przygotowałem dwie wersje konfiguracji. Którą opcję wybierasz: A czy B",
+]
+
+
+@pytest.mark.parametrize("text", REQUESTS)
+def test_a_plain_request_in_another_language_reaches_the_human(text: str) -> None:
+    # delivered whatever the scorer says: a sure delivery (`vector.sure_deliver`)
+    features = Features(Message(text))
+    assert sure_deliver(features, classify(features, "fix the build", None)) == "question"
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the build"))
+    assert (verdict.type, verdict.route) == ("question", "deliver")

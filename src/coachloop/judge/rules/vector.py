@@ -26,7 +26,7 @@ from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
 ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = lx.compile_lexicon(lx.cues.ASK_SURE)  # read with the prose's words
+ASK_SURE = lx.compile_lexicon(lx.ASK_SURE)  # read with the prose's words
 BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)

@@ -8,7 +8,15 @@ removed) unless a category says otherwise. To extend a language, add to its list
 code changes are needed.
 """
 
-from coachloop.judge.rules.lexicon import claims, cues, flow, trouble, trouble_world, world
+from coachloop.judge.rules.lexicon import (
+    asks_world,
+    claims,
+    cues,
+    flow,
+    trouble,
+    trouble_world,
+    world,
+)
 from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
 from coachloop.judge.rules.lexicon.claims import ASSERTED
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
@@ -20,9 +28,11 @@ ONGOING: Lexicon = {**flow.ONGOING, **world.ONGOING_WORLD}
 ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
+ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}
 
 __all__ = [
     "ASK",
+    "ASK_SURE",
     "ASSERTED",
     "BLOCKER",
     "DANGLING",
