@@ -121,11 +121,9 @@ def place(plan: Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
         needs = ((frozenset(), frozenset()),) * len(anchors)
     for (anchor, where), (whole, begun) in zip(anchors, needs, strict=True):
         if whole:  # filed under its longest whole word, the most telling
-            key = max(sorted(whole), key=len)
-            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
+            plan.words.setdefault(_longest(whole), []).append((i, anchor, whole, begun))
         elif begun:
-            key = max(sorted(begun), key=len)
-            plan.words.setdefault(key, []).append((i, anchor, whole, begun))
+            plan.words.setdefault(_longest(begun), []).append((i, anchor, whole, begun))
         elif where == START:
             start = True
         elif not anchor:
@@ -143,6 +141,15 @@ def place(plan: Plan, i: int, shape: Shape, fold: bool, indexed: bool) -> None:
     if loose:
         weak = min(map(len, loose)) < 3
         plan.finds.append((i, gates if weak else (), tuple(loose)))
+
+
+def _longest(words: frozenset[str]) -> str:
+    """The longest of `words`, the first in sorted order among as long ones (most are
+    one word: no sort then; plans are built on a judge's first message)."""
+    if len(words) == 1:
+        (word,) = words
+        return word
+    return max(sorted(words), key=len)
 
 
 def after_newline(piece: Piece) -> None:

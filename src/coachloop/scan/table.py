@@ -40,13 +40,18 @@ def lookup(source: str) -> Shape | None:
     if entry is None:
         return None
     groups, nullable, backref, anchors, gates = entry
+    # list comprehensions, not generators: the table is read on a judge's first message
+    pairs = needs = None
+    if anchors is not None:
+        pairs = tuple([(a, p) for a, p, _, _ in anchors])
+        needs = tuple([(frozenset(w), frozenset(h)) for _, _, w, h in anchors])
     return Shape(
         groups,
         bool(nullable),
         bool(backref),
-        None if anchors is None else tuple((a, p) for a, p, _, _ in anchors),
+        pairs,
         None if gates is None else tuple(map(tuple, gates)),
-        needs=tuple((frozenset(w), frozenset(h)) for _, _, w, h in anchors or ()),
+        needs=needs or (),
     )
 
 
