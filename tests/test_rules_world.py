@@ -67,3 +67,29 @@ def test_a_plain_request_in_another_language_reaches_the_human(text: str) -> Non
     assert sure_deliver(features, classify(features, "fix the build", None)) == "question"
     verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the build"))
     assert (verdict.type, verdict.route) == ("question", "deliver")
+
+
+# A closing question in another language is read as in English: an offer of more work
+# after a claim does not make the message a question (the claim is judged), a choice
+# or an offer with nothing claimed does; a full-width question mark ends a question.
+CLOSINGS = [
+    (
+        "已修复登录页的空指针问题，提交 3f2a9c1。\n\n```\n$ pytest -q\n42 passed in 1.31s\n```\n\n"
+        "需要我顺便更新文档吗？",
+        "completion",
+    ),
+    ("已完成修改，应该可以正常工作了。需要我再做其他调整吗？", "status"),
+    (
+        "Исправил обработку таймаутов, должно работать. Хотите, я добавлю ещё и логирование?",
+        "status",
+    ),
+    ("缓存要用 Redis 还是 Memcached？两种我都可以接。", "question"),
+    ("我已经分析了原因：连接池在重试时没有释放连接。需要我直接修改吗？", "question"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CLOSINGS)
+def test_a_closing_question_in_another_language_reads_as_in_english(
+    text: str, expected: str
+) -> None:
+    assert JUDGE.judge(JudgeInput(text=text, prompt="fix it")).type == expected

@@ -132,7 +132,10 @@ _TASK_REQUEST = LazyPattern(
     r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
     re.I | re.M,
 )
-_OR_CHOICE = LazyPattern(r",? or |\boder\b|\bo\b|\bou\b", re.I)
+_OR_CHOICE = LazyPattern(
+    r",? or |\b(?:oder|o|ou|oppure|или|або|atau|veya|lub|albo)\b|还是|或者|または|それとも|아니면",
+    re.I,
+)
 
 
 def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 5) -> list[str]:
@@ -262,17 +265,18 @@ class Features:
         """Question sentences in the agent's own prose, rhetorical openers left out."""
         sentences = self.msg.sentences
         found: list[str] = []
-        if "?" not in self.msg.prose and "¿" not in self.msg.prose:
+        prose = self.msg.prose
+        if "?" not in prose and "¿" not in prose and "？" not in prose:
             return found  # every question sentence holds one of them
         for i, raw in enumerate(sentences):
             s = raw.rstrip("*_ )")
-            if not (s.endswith("?") or s.startswith("¿")):
+            if not (s.endswith(("?", "？")) or s.startswith("¿")):
                 continue
             if (
                 i == 0
                 and len(sentences) > 2
                 and _RHETORICAL.match(s)
-                and not sentences[-1].endswith("?")
+                and not sentences[-1].endswith(("?", "？"))
             ):
                 continue  # "Why was it slow? Because ..." answers itself
             found.append(s)
