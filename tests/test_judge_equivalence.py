@@ -11,7 +11,8 @@ requests read before a closing list and pushed ranges as commits, for work annou
 terse or CJK endings, for 'will post' read as the agent's own only after I/we, and for
 blockers named in the eleven languages of `lexicon/world.py` (`lexicon/trouble_world.py`)
 and plain requests to the human in fourteen (`lexicon/asks_world.py`), and for closing
-questions in other languages read as in English (offers, choices, a full-width "？"))
+questions in other languages read as in English (offers, choices, a full-width "？"), and
+for verification asserted in words in eleven more languages (`world.ASSERTED_WORLD`))
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

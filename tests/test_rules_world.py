@@ -93,3 +93,29 @@ def test_a_closing_question_in_another_language_reads_as_in_english(
     text: str, expected: str
 ) -> None:
     assert JUDGE.judge(JudgeInput(text=text, prompt="fix it")).type == expected
+
+
+# Verification claimed in words and not shown sends the claim back, as in English; the
+# same claim beside the test run's output is a completion.
+ASSERTED = [
+    "Исправил расчёт скидки в корзине. Все тесты проходят, работает корректно.",
+    "修复了购物车的折扣计算，所有测试都通过了，运行正常。",
+    "Corrigi o cálculo do desconto no carrinho. Todos os testes passam e funciona perfeitamente.",
+    "カートの割引計算を修正しました。テストはすべて通りました。",
+]
+
+
+@pytest.mark.parametrize("text", ASSERTED)
+def test_verification_asserted_in_another_language_is_not_taken_on_trust(text: str) -> None:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the discount bug"))
+    assert (verdict.type, verdict.route) == ("status", "continue")
+    assert [p.kind for p in verdict.problems] == ["unverified"]
+
+
+def test_verification_shown_beside_the_claim_is_a_completion() -> None:
+    text = (
+        "Исправил расчёт скидки в корзине.\n\n```\n$ pytest -q\n58 passed in 2.10s\n```\n\n"
+        "Все тесты проходят."
+    )
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the discount bug"))
+    assert (verdict.type, verdict.route) == ("completion", "deliver")

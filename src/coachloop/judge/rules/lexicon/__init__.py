@@ -18,7 +18,6 @@ from coachloop.judge.rules.lexicon import (
     world,
 )
 from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
-from coachloop.judge.rules.lexicon.claims import ASSERTED
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import DANGLING, ERROR_ANYWHERE, ERROR_OPENING
 
@@ -26,6 +25,7 @@ HEDGE: Lexicon = {**claims.HEDGE, **world.HEDGE_WORLD}
 DONE: Lexicon = {**claims.DONE, **world.DONE_WORLD}
 ONGOING: Lexicon = {**flow.ONGOING, **world.ONGOING_WORLD}
 ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
+ASSERTED: Lexicon = {**claims.ASSERTED, **world.ASSERTED_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
 ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}

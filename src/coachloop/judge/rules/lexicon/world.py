@@ -208,3 +208,66 @@ ASK_WORLD: Lexicon = {
     "tr": (r"\blütfen\b",),
     "pl": (r"\bproszę\b", r"\bdaj (?:mi )?znać\b"),
 }
+
+ASSERTED_WORLD: Lexicon = {
+    "zh": (
+        r"(?:所有|全部)测试(?:都|均|已)?(?:已经|已)?通过",
+        r"测试(?:全部|均|都)(?:已)?通过",
+        r"已(?:经)?(?:测试|验证)",
+        r"验证(?:通过|成功)",
+        r"(?:运行|工作|一切)正常",
+        r"正常(?:工作|运行)",
+    ),
+    "ja": (
+        r"テスト(?:は|が)?(?:すべて|全て)?(?:通り|パスし|成功し)ました",
+        r"動作確認(?:済み|しました|できました)",
+        r"(?:確認|検証)しました",
+        r"正常に動作(?:しています|します|しました)",
+    ),
+    "ko": (
+        r"테스트(?:가|를|는)? (?:모두 )?통과",
+        r"(?:확인|검증)했습니다",
+        r"정상적으로 (?:작동|동작)",
+    ),
+    "ru": (
+        r"\bвсе тесты (?:проходят|прошли|зелёные|зеленые)\b",
+        r"\bтесты (?:проходят|прошли)\b",
+        r"\b(?:проверил|протестировал)(?:а|и)?\b",
+        r"\bработает (?:корректно|правильно|отлично|как надо)\b",
+    ),
+    "uk": (
+        r"\bвсі тести (?:проходять|пройшли)\b",
+        r"\b(?:перевірив|протестував)(?:ла|ли)?\b",
+        r"\bпрацює (?:коректно|правильно)\b",
+    ),
+    "pt": (
+        r"\btodos os testes (?:passam|passaram|estão passando)\b",
+        r"\b(?:testad|verificad)[oa]s?\b",
+        r"\bfunciona (?:perfeitamente|corretamente|bem)\b",
+    ),
+    "it": (
+        r"\btutti i test (?:passano|sono passati)\b",
+        r"\b(?:testat|verificat)[oaie]\b",
+        r"\bfunziona (?:perfettamente|correttamente|bene)\b",
+    ),
+    "vi": (
+        r"\btất cả (?:các )?(?:bài )?(?:test|kiểm thử) (?:đều )?(?:đã )?(?:pass|qua|thành công)\b",
+        r"\bđã (?:kiểm tra|xác minh|test)\b",
+        r"\bhoạt động (?:tốt|bình thường|chính xác)\b",
+    ),
+    "id": (
+        r"\bsemua (?:tes|test|pengujian) (?:lulus|berhasil)\b",
+        r"\bsudah (?:dites|diuji|diverifikasi)\b",
+        r"\bberfungsi dengan (?:baik|benar)\b",
+    ),
+    "tr": (
+        r"\btüm testler (?:geçti|geçiyor|başarılı)\b",
+        r"\b(?:test edildi|doğrulandı)\b",
+        r"\bsorunsuz çalışıyor\b",
+    ),
+    "pl": (
+        r"\bwszystkie testy (?:przechodzą|przeszły)\b",
+        r"\b(?:przetestowa|zweryfikowa)\w+",
+        r"\bdziała (?:poprawnie|prawidłowo|bez zarzutu)\b",
+    ),
+}
