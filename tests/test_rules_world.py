@@ -119,3 +119,18 @@ def test_verification_shown_beside_the_claim_is_a_completion() -> None:
     )
     verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the discount bug"))
     assert (verdict.type, verdict.route) == ("completion", "deliver")
+
+
+ERRORS = [
+    "Ошибка: не удалось получить ответ от модели, соединение сброшено.",
+    "错误：请求超时，模型没有返回任何内容。",
+    "Произошла ошибка при обработке запроса. Повторите попытку позже.",
+    "エラーが発生しました。しばらくしてからもう一度お試しください。",
+    "Ocorreu um erro ao processar sua solicitação. Tente novamente mais tarde.",
+]
+
+
+@pytest.mark.parametrize("text", ERRORS)
+def test_the_run_failing_in_another_language_is_an_error(text: str) -> None:
+    verdict = JUDGE.judge(JudgeInput(text=text))
+    assert (verdict.type, verdict.route) == ("error", "deliver")

@@ -190,4 +190,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
     if f.msg.words >= 25:
         return Outcome("completion", 0.55, "an explanation or report for the human")
     # Nothing recognisable: the human decides (fail-safe, never an unexplained continue).
-    return Outcome("question", 0.5, "no rule recognised this message; the human should see it")
+    return Outcome("question", 0.5, UNRECOGNISED)
+
+
+UNRECOGNISED = "no rule recognised this message; the human should see it"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import MessageType, Problem
-from coachloop.judge.rules.classify import Outcome
+from coachloop.judge.rules.classify import UNRECOGNISED, Outcome
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.scorer import Scorer
 from coachloop.judge.rules.vector import signals, sure_deliver
@@ -55,7 +55,8 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
     """The final outcome for one stop (see the module docstring)."""
     sure = sure_deliver(f, outcome)
     if sure is not None:
-        if outcome.type != "status":
+        # the rules' own reading stands, unless they recognised nothing (their fallback)
+        if outcome.type != "status" and outcome.reason != UNRECOGNISED:
             return Outcome(outcome.type, outcome.confidence, outcome.reason)
         why: str = {
             "error": "the message reports that the agent's own run failed",

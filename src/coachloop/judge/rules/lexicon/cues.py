@@ -21,6 +21,11 @@ ERROR_WORDS: Lexicon = {
         r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
         r"resource_exhausted|model is overloaded|too many requests|request timed out)",
+        # "an error occurred" / "request failed" as the agent's UI says it in other languages
+        r"^\W{0,4}(?:произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
+        r"请求失败|エラーが発生しました|リクエストに失敗|오류가 발생했습니다|ocorreu um erro|"
+        r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
+        r"wystąpił błąd)",
         r"\bdid not provide any assistant messages\b",
         r"\b(?:claude|codex|gemini|copilot|cursor) (?:is having trouble|took too long)\b",
     ),

@@ -88,6 +88,9 @@ ERROR_OPENING: Lexicon = {
     "any": (
         r"^(?:[\w.]+\.)?\w*(?:error|exception)\b:",
         r"^(?:\W{0,3})(?:error|fatal|panic|exception|failed|failure|fehler|erreur|échec)(?![\w-])",
+        # the same word opening the message in the other languages of `world.py`
+        r"^(?:\W{0,3})(?:ошибка|помилка|erro|errore|lỗi|kesalahan|hata|błąd)(?![\w-])",
+        r"^(?:\W{0,3})(?:错误|出错|エラー|오류)",
         r"^\[[\w-]+\]\s*(?:fatal|error|crash|killed|panic)\b",
         r"^(?:\W{0,3})(?:api error|api request failed|request timed out|request failed|"
         r"stream error|an unexpected error|unexpected error|internal server error|"
