@@ -134,3 +134,21 @@ ERRORS = [
 def test_the_run_failing_in_another_language_is_an_error(text: str) -> None:
     verdict = JUDGE.judge(JudgeInput(text=text))
     assert (verdict.type, verdict.route) == ("error", "deliver")
+
+
+# Docs work: the written document's path is its evidence (the README's labelling rule),
+# whatever language names the report.
+DOCS = [
+    (
+        "회의 결과를 요약 문서로 정리해 `docs/meeting-notes.md`에 저장했습니다.",
+        "정리된 문서로 만들어줘",
+    ),
+    ("Подготовил отчёт по нагрузочному тесту: docs/load-test-report.md.", "напиши отчёт"),
+    ("已将调研结果整理成文档，保存在 `docs/research/summary.md`。", "把结果整理成文档"),
+]
+
+
+@pytest.mark.parametrize(("text", "prompt"), DOCS)
+def test_a_document_written_in_another_language_is_a_completion(text: str, prompt: str) -> None:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
+    assert (verdict.type, verdict.route) == ("completion", "deliver")

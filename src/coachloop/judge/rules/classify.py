@@ -31,7 +31,13 @@ _LINT_ONLY = LazyPattern(
 )
 _DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
 _REPORT = Scanner(
-    r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes)\b", re.I, whole=True
+    r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
+    r"informe|resumen|documentación|rapport|résumé|отч[её]т|документаци\w*|звіт|"
+    r"документаці\w*|relatório|documentação|resumo|relazione|documentazione|riepilogo|"
+    r"báo cáo|tài liệu|laporan|dokumentasi|rapor|dokümantasyon|raport|dokumentacj\w*)\b|"
+    r"报告|总结|文档|レポート|ドキュメント|まとめ|報告書|보고서|문서|요약",
+    re.I,
+    whole=True,
 )
 
 
