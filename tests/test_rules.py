@@ -30,6 +30,15 @@ CASES = [
     ("API Error: 529 overloaded_error · retrying in 8s", "error"),
     ("Traceback (most recent call last):\n  File \"agent.py\", line 3\nKeyError: 'x'", "error"),
     ("I changed the retry loop so that it now waits for the", "error"),
+    # the harness's own lines, without an "API Error" prefix
+    ("Retrying in 8 seconds… (attempt 4 of 10)", "error"),
+    ("Model overloaded, please try again later.", "error"),
+    ("Server disconnected without sending a response.", "error"),
+    ("Claude usage limit reached. Your limit will reset at 3pm (Europe/Berlin).", "error"),
+    ("Your credit balance is too low to access the Anthropic API.", "error"),
+    ("Conversation too long. Press esc twice to go up a few messages and try again.", "error"),
+    ("[Request interrupted by user]", "error"),
+    ("No response from the model. Please try again.", "error"),
     # blockers
     (
         "I can't deploy: the `DEPLOY_TOKEN` secret is missing and I have no access to the "
