@@ -14,8 +14,8 @@ and plain requests to the human in fourteen (`lexicon/asks_world.py`), and for c
 questions in other languages read as in English (offers, choices, a full-width "？"), and
 for verification asserted in words in eleven more languages (`world.ASSERTED_WORLD`), the
 run's failure in ten, sure deliveries typing what the rules' fallback left a question, and
-documents named in the other languages as reports, and the harness's own lines without an
-"API Error" prefix)
+documents named in the other languages as reports, the harness's own lines without an
+"API Error" prefix, and the patterns of `test_rules_patterns.py`)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

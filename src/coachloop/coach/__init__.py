@@ -71,6 +71,11 @@ def rejection_lines(problems: Iterable[Problem]) -> list[str]:
             )
         elif p.kind == "failing":
             lines.append(f"The output you showed has failures: {p.detail}. Fix them and re-run.")
+        elif p.kind == "placeholder":
+            lines.append(
+                f"You call it done, but it is a placeholder{_said(p)}. Implement the real "
+                "behaviour, test it and show the output."
+            )
         elif p.kind == "off_target":
             lines.append(f"{p.detail} Run the checks that exercise the change itself.")
         elif p.kind == "skill_evidence":

@@ -20,6 +20,7 @@ ProblemKind = Literal[
     "hedge",  # the agent's own words doubt the result ("should work", "I think")
     "unverified",  # verification asserted ("all tests pass") but not shown
     "no_evidence",  # a completion claim with nothing checkable behind it
+    "placeholder",  # the claimed work is a stub ("returns True for now", "real logic TODO")
     "failing",  # the evidence shown contains failures
     "off_target",  # evidence shown does not exercise the claimed change
     "skill_evidence",  # the active skill's required evidence is missing

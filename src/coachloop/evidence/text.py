@@ -61,6 +61,11 @@ _SUCCESS_MARKERS = (
     "0 errors",
     "0 problems",
     "0 vulnerabilities",
+    "Successfully installed",
+    "Successfully built",
+    "Successfully tagged",
+    "Successfully deployed",
+    "deployed successfully",
 )
 # A screen for each marker: a substring of it, shared by a few markers where one is
 # common to them; a marker is looked for only when its screen is in the text.
@@ -70,7 +75,16 @@ _SCREEN_OF = {m: m for m in _SUCCESS_MARKERS} | {
         ("0 ", (" 0 dead links", "200 OK", "0 errors", "0 problems", "0 vulnerabilities")),
         (
             "uccess",
-            ("successfully rolled out", "Compiled successfully", "Success: no issues found"),
+            (
+                "successfully rolled out",
+                "Compiled successfully",
+                "Success: no issues found",
+                "Successfully installed",
+                "Successfully built",
+                "Successfully tagged",
+                "Successfully deployed",
+                "deployed successfully",
+            ),
         ),
         ("SUCCESS", ("BUILD SUCCESS", "SUCCESS:")),
         ("omplete", ("Apply complete!", "Creation complete")),

@@ -30,6 +30,19 @@ _LINT_ONLY = LazyPattern(
     re.I,
 )
 _DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
+_REPRO = LazyPattern(
+    r"reprodu|\brepro\b|failing test|show (?:me )?the (?:error|traceback|stack ?trace|failure)|"
+    r"воспроизвед|відтвор|riprodu|复现|重现|再現|재현",
+    re.I,
+)
+# The claimed work admitted to be a stand-in: a claim with it does not hold up.
+_PLACEHOLDER = LazyPattern(
+    r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
+    r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
+    r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
+    r"\b(?:left|is|as|with) (?:a |an )?(?:placeholder|stub)(?: implementation| body| function)?\b|"
+    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
+)
 _REPORT = Scanner(
     r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
     r"informe|resumen|documentación|rapport|résumé|отч[её]т|документаци\w*|звіт|"
@@ -118,10 +131,21 @@ def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
     )
 
 
-def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[Problem]:
+def reproduces(prompt: str | None) -> bool:
+    """The human asked for a failure to be shown (a reproduction, a failing test): the
+    failure in the output is then the result, not a problem with it."""
+    return bool(prompt) and bool(_REPRO.search(prompt[:600]))
+
+
+def _claim_problems(
+    f: Features, ev: Evidence, skill: SkillSpec | None, repro: bool = False
+) -> list[Problem]:
     problems: list[Problem] = [
         Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]
     ]
+    if repro and ev.failures and ev.commands:
+        # the failure asked for, shown with the command that produced it
+        return problems
     # A run of zero tests is a problem only when no run shown passed any (cargo prints a
     # "0 passed" doc-test summary after every passing suite).
     failing = [t for t in ev.tests if t.failed or (t.passed == 0 and not ev.tests_ok)]
@@ -141,6 +165,9 @@ def _claim_problems(f: Features, ev: Evidence, skill: SkillSpec | None) -> list[
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
+    stub = _PLACEHOLDER.search(f.msg.low_prose)
+    if stub:
+        problems.append(Problem(kind="placeholder", detail="a stub", quote=stub.group(0)))
     target = off_target(ev, f.msg.code_blocks)
     if target:
         problems.append(Problem(kind="off_target", detail=target))
@@ -184,7 +211,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
         return Outcome("status", 0.85, "progress on work that is still under way")
 
     if f.claims:
-        problems = _claim_problems(f, ev, skill)
+        problems = _claim_problems(f, ev, skill, reproduces(prompt))
         if problems:
             return Outcome("status", 0.85, "a completion claim that does not hold up", problems)
         return Outcome("completion", 0.9, "finished, with checkable evidence")

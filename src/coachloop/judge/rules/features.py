@@ -104,6 +104,10 @@ _BLOCKED_PLAIN = Scanner(
     re.I | re.M,
     indexed=True,
 )
+_WORKAROUND = LazyPattern(
+    r"\binstead\b|\bwork(?:ing)? ?around\b|\bfall(?:ing)? back\b|\bstattdessen\b|"
+    r"\ben su lugar\b|\bà la place\b|\bвместо\b|\binvece\b|\bem vez\b|改用|换成|代わりに"
+)
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
@@ -300,10 +304,18 @@ class Features:
     @lazy
     def blocked(self) -> bool:
         """Something outside the agent's control: blocker words (code included) and the
-        agent's own words saying it cannot go on."""
+        agent's own words saying it cannot go on; not when it goes around the obstacle
+        itself (`works_around`)."""
         if _BLOCKED_PLAIN.search(self.msg.prose):
-            return True
-        return bool(BLOCKER.search(self.msg.low_text) and STUCK.search(self.msg.low_prose))
+            return not self.works_around
+        stuck = BLOCKER.search(self.msg.low_text) and STUCK.search(self.msg.low_prose)
+        return bool(stuck) and not self.works_around
+
+    @property
+    def works_around(self) -> bool:
+        """It ends going around the obstacle itself: "needs admin rights, so let me use a
+        user install instead:" (work announced, and a way around it named)."""
+        return self.ongoing_tail and bool(_WORKAROUND.search(self.msg.low_last_three))
 
     @lazy
     def appeals(self) -> bool:

@@ -362,7 +362,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
         prose[end:], words_of_part(prose, end)
     ):
         return "question"
-    if BLOCKED_SURE.search(prose):
+    if BLOCKED_SURE.search(prose) and not f.works_around:
         return "blocker"
     return None
 

@@ -57,6 +57,7 @@ ASK_SURE: Lexicon = {
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
         r"\btell me (?:once|when)\b",
+        r"\b(?:ping|message|notify) me (?:once|when|after)\b",
         r"\bi'?ll wait for your\b",
         r"\b(?:awaiting|waiting (?:for|on)) your\b",
         r"\bneed your (?:ok|okay|go-?ahead|approval|confirmation|sign-off)\b",
