@@ -75,16 +75,7 @@ _SCREEN_OF = {m: m for m in _SUCCESS_MARKERS} | {
         ("0 ", (" 0 dead links", "200 OK", "0 errors", "0 problems", "0 vulnerabilities")),
         (
             "uccess",
-            (
-                "successfully rolled out",
-                "Compiled successfully",
-                "Success: no issues found",
-                "Successfully installed",
-                "Successfully built",
-                "Successfully tagged",
-                "Successfully deployed",
-                "deployed successfully",
-            ),
+            tuple(m for m in _SUCCESS_MARKERS if "uccess" in m),
         ),
         ("SUCCESS", ("BUILD SUCCESS", "SUCCESS:")),
         ("omplete", ("Apply complete!", "Creation complete")),
