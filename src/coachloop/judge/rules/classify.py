@@ -134,7 +134,7 @@ def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
 def reproduces(prompt: str | None) -> bool:
     """The human asked for a failure to be shown (a reproduction, a failing test): the
     failure in the output is then the result, not a problem with it."""
-    return bool(prompt) and bool(_REPRO.search(prompt[:600]))
+    return bool(prompt and _REPRO.search(prompt[:600]))
 
 
 def _claim_problems(
