@@ -227,12 +227,17 @@ class Scanner:
         scan += [i for i, gates, cost in plan.lines if cost > _FEW_LITERALS or is_open(gates, view)]
         return sorted(scan + plan.always) if scan else plan.always
 
-    def search(self, text: str, words: index.Words | None = None) -> bool:
+    def search(
+        self, text: str, words: index.Words | None = None, chars: frozenset[str] | None = None
+    ) -> bool:
         """True when the pattern matches somewhere in `text` (`re.search` is not None).
 
         `words`: words that cover the text's (`index.words_of_part`), saving a scanner
-        with a word index from reading the words of `text` itself. The places are those
-        `_anchored` gives, tried here inline: a yes/no answer needs no order."""
+        with a word index from reading the words of `text` itself; `chars`, likewise,
+        characters outside ASCII that cover those of the text as the scanner reads it
+        (lowercased when case is ignored: `index.non_ascii` of a whole the text is part
+        of). The places are those `_anchored` gives, tried here inline: a yes/no answer
+        needs no order."""
         plan = self._plan if self._built else self._ready()
         view = text if not self._fold else folding.folded(text)
         if view is not None and self._screen and not _holds_any(view, self._screen):
@@ -256,7 +261,7 @@ class Scanner:
                     if self._at_literal(plan, i, anchor, view, text):
                         return True
         if plan.foreign and not view.isascii():
-            chars = index.non_ascii(view)
+            chars = index.non_ascii(view) if chars is None else chars
             for first in chars & plan.foreign.keys():
                 for i, anchor, needed in plan.foreign[first]:
                     if needed <= chars and self._at_literal(plan, i, anchor, view, text):

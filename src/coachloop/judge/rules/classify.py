@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
@@ -30,18 +31,22 @@ _LINT_ONLY = LazyPattern(
     re.I,
 )
 _DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
-_REPRO = LazyPattern(
+_REPRO = Scanner(
     r"reprodu|\brepro\b|failing test|show (?:me )?the (?:error|traceback|stack ?trace|failure)|"
     r"воспроизвед|відтвор|riprodu|复现|重现|再現|재현",
     re.I,
+    whole=True,
 )
 # The claimed work admitted to be a stand-in: a claim with it does not hold up.
-_PLACEHOLDER = LazyPattern(
+# (A scanner: each alternative is read only past its telling words, "for now", "todo",
+# "placeholder"..., most prose has none.)
+_PLACEHOLDER = Scanner(
     r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
     r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
     r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
     r"\b(?:left|is|as|with) (?:a |an )?(?:placeholder|stub)(?: implementation| body| function)?\b|"
-    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
+    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b",
+    whole=True,
 )
 _REPORT = Scanner(
     r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
@@ -134,7 +139,12 @@ def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
 def reproduces(prompt: str | None) -> bool:
     """The human asked for a failure to be shown (a reproduction, a failing test): the
     failure in the output is then the result, not a problem with it."""
-    return bool(prompt and _REPRO.search(prompt[:600]))
+    return _repro(prompt[:600]) if prompt else False
+
+
+@lru_cache(maxsize=8)  # a session's stops share their prompt
+def _repro(head: str) -> bool:
+    return _REPRO.search(head)
 
 
 def _claim_problems(
@@ -165,7 +175,7 @@ def _claim_problems(
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
-    stub = _PLACEHOLDER.search(f.msg.low_prose)
+    stub = next(_PLACEHOLDER.finditer(f.msg.low_prose), None)
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub.group(0)))
     target = off_target(ev, f.msg.code_blocks)

@@ -12,7 +12,7 @@ from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
-from coachloop.scan.index import words_of_part
+from coachloop.scan.index import non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
@@ -238,7 +238,7 @@ class Features:
         low = tail.lower()
         return bool(
             # the tail's words are the prose's: sentences are cut and joined at spaces
-            ONGOING.search(low, words_of_part(self.msg.low_prose))
+            ONGOING.search(low, words_of_part(self.msg.low_prose), non_ascii(self.msg.low_prose))
             or _gerund_opening(tail)
             or self.msg.text.rstrip().endswith((":", "："))  # the full-width one: CJK
             or ("need" in low and _NOTE_TO_SELF.search(low))

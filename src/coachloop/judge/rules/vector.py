@@ -21,7 +21,7 @@ from coachloop.judge.rules.marks import fence_langs, headings
 from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.scan import Scanner
-from coachloop.scan.index import Words, words_of_part
+from coachloop.scan.index import Words, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
@@ -214,7 +214,9 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "hedge_end": any(q.lower() in tail for q in f.hedges),
         "asserted": bool(f.asserted),
         "done": f.done,
-        "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400))),
+        "done_opening": bool(
+            lx_done_opening(prose[:400], words_of_part(prose, 0, 400), non_ascii(prose))
+        ),
         "fix_claim": bool(FIX_CLAIM.search(prose)),
         "ongoing_end": f.ongoing_tail,
         "ongoing": f.ongoing_any,
@@ -228,8 +230,10 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "blocked": f.blocked,
         "code_written": _has_diff(text) or _has_code_lang(text),
         "handoff": bool(
-            HANDOFF.search(tail, words)
-            or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)))
+            HANDOFF.search(tail, words, non_ascii(prose))
+            or HANDOFF.search(
+                prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)), non_ascii(prose)
+            )
         ),
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
@@ -273,9 +277,12 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     return on
 
 
-def lx_done_opening(head: str, words: Words | None = None) -> bool:
-    """The opening claims success ("✅ Fixed", "Done", "已完成")."""
-    return bool(_DONE_OPENING.search(head, words))
+def lx_done_opening(
+    head: str, words: Words | None = None, chars: frozenset[str] | None = None
+) -> bool:
+    """The opening claims success ("✅ Fixed", "Done", "已完成"); `words` and `chars` as
+    `Scanner.search` takes them."""
+    return bool(_DONE_OPENING.search(head, words, chars))
 
 
 _DONE_OPENING = _C(
@@ -358,8 +365,9 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     # first letter, or a word before a newline, would lose the request's first words)
     while 0 < end < len(prose) and _in_word(prose[end - 1]) and _in_word(prose[end]):
         end += 1
-    if ASK_SURE.search(tail, words_of_part(prose)) or ASK_SURE.search(
-        prose[end:], words_of_part(prose, end)
+    chars = non_ascii(prose)  # the parts' too
+    if ASK_SURE.search(tail, words_of_part(prose), chars) or ASK_SURE.search(
+        prose[end:], words_of_part(prose, end), chars
     ):
         return "question"
     if BLOCKED_SURE.search(prose) and not f.works_around:

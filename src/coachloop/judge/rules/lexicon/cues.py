@@ -20,17 +20,18 @@ ERROR_WORDS: Lexicon = {
         r"reconnecting\.\.\.|connection (?:lost|closed|error)|server error|error code:? \d{3}|"
         r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
-        r"resource_exhausted|model is overloaded|too many requests|request timed out)",
+        r"resource_exhausted|model is overloaded|too many requests|request timed out|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
-        # limit or login, the conversation too long, the request cut off
-        r"^\W{0,4}(?:retrying in \d+(?:\.\d+)? ?(?:s|sec|secs|seconds?|ms)\b|(?:the )?model (?:is )?"
+        # limit or login, the conversation too long, the request cut off (one pattern with
+        # the lines above: one search at the line starts)
+        r"retrying in \d+(?:\.\d+)? ?(?:s|sec|secs|seconds?|ms)\b|(?:the )?model (?:is )?"
         r"overloaded\b|server disconnected\b|(?:\w+ ){0,2}usage limit (?:reached|exceeded|hit)\b|"
         r"your credit balance is too low\b|conversation (?:is )?too long\b|context low\b|"
         r"request (?:was )?(?:aborted|interrupted|cancell?ed)\b|\[request interrupted\b|"
         r"no response from the model\b|(?:the )?model (?:produced|returned) an invalid\b|"
-        r"(?:oauth )?token has expired\b)",
+        r"(?:oauth )?token has expired\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
-        r"^\W{0,4}(?:произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
+        r"произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
         r"请求失败|エラーが発生しました|リクエストに失敗|오류가 발생했습니다|ocorreu um erro|"
         r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
         r"wystąpił błąd)",

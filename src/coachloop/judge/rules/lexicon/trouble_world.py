@@ -133,7 +133,6 @@ BLOCKER_WORLD: Lexicon = {
         r"\buprawnie\w+",
         r"\bdostęp\w*",
         r"\bhasł\w+",
-        r"\blimit\w*",
         r"\bzablokowan\w+",
         r"\blicencj\w+",
         r"\buwierzytelni\w+",
