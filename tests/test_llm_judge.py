@@ -81,6 +81,10 @@ def test_one_call_carries_the_prompt_context_and_forced_tool(key: str) -> None:
     # without "?" are questions, the agent's own account and stream failures are errors.
     assert "is a question even without a question mark" in body["system"]
     assert "usage limit" in body["system"] and "stream disconnected" in body["system"]
+    # and the later ones: a placeholder called done is rejected, a reproduction's failure
+    # is its result, the harness's retry lines are errors
+    assert "calls a placeholder done" in body["system"]
+    assert "asked for a reproduction" in body["system"] and "Retrying in" in body["system"]
     assert body["tools"] == [
         {
             "name": ANSWER_TOOL,

@@ -40,6 +40,7 @@ COMPLETION: the agent says it is done but
 "might need"), or
   * asserts verification without showing it ("all tests pass" with no runner output), or
   * shows evidence that contains failures (failed tests, errors, non-zero exits), or
+  * calls a placeholder done ("returns True for now", "real logic TODO", a stub), or
   * lacks the evidence the active skill or plan requires (e.g. no test run for a \
 build, no PR link when a PR was asked for).
   For a rejected completion set rejected_completion to true.
@@ -47,7 +48,9 @@ build, no PR link when a PR was asked for).
 the task: test runner output with counts, commands and their results, commit hashes \
 (a push's "4e1c09a..b7d2f35  main -> main" included), \
 PR links, changed file paths. A direct answer to the human's question (explaining, \
-reviewing, reporting facts they asked for) is a completion and needs no test evidence.
+reviewing, reporting facts they asked for) is a completion and needs no test evidence. \
+When the human asked for a reproduction or a failing test, the failure shown with the \
+command that produced it is the result, not a problem.
 - blocker: progress needs a human action outside the agent's control: credentials, \
 access, a paid account, a decision about external systems, hardware, a service that \
 is down.
@@ -56,8 +59,10 @@ turn, garbled or empty output, the same lines of its own words repeated over and
 (code or fence markers shown several times are not a loop). Failures of the \
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \
-request failed", retry logs, "you've hit your usage limit", "please log in", 429/5xx \
-from the model provider. Quota or credentials of a service the TASK uses is a blocker.
+request failed", retry logs ("Retrying in 8 seconds… (attempt 4/10)"), "usage limit \
+reached", "credit balance is too low", "conversation too long", "[Request interrupted \
+by user]", "please log in", 429/5xx from the model provider. Quota or credentials of \
+a service the TASK uses is a blocker.
 
 The message may be in any language; judge it the same way. When unsure whether the \
 human must see a message, choose the type that delivers it: sending a question, a \
