@@ -38,25 +38,24 @@ _REPRO = Scanner(
     whole=True,
 )
 # The claimed work admitted to be a stand-in: a claim with it does not hold up.
-# (A scanner: each alternative is read only past its telling words, "for now", "todo",
-# "placeholder"..., most prose has none.)
-_PLACEHOLDER = Scanner(
+# Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
+_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
+_PLACEHOLDER = LazyPattern(
     r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
     r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
     r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
     r"\b(?:left|is|as|with) (?:a |an )?(?:placeholder|stub)(?: implementation| body| function)?\b|"
-    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b",
-    whole=True,
+    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
 )
 _REPORT = Scanner(
     r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
-    r"informe|resumen|documentación|rapport|résumé|отч[её]т|документаци\w*|звіт|"
+    r"informe|resumen|documentación|rapport|résumé|отчёт|отчет|документаци\w*|звіт|"
     r"документаці\w*|relatório|documentação|resumo|relazione|documentazione|riepilogo|"
     r"báo cáo|tài liệu|laporan|dokumentasi|rapor|dokümantasyon|raport|dokumentacj\w*)\b|"
     r"报告|总结|文档|レポート|ドキュメント|まとめ|報告書|보고서|문서|요약",
-    re.I,
-    whole=True,
-)
+    indexed=True,
+)  # read on the lowercased prose, as the lexicons are: `re.I` would fold Cyrillic letters
+# with others (ᲀ...) and leave the scanner no literal to look for
 
 
 @dataclass
@@ -106,7 +105,7 @@ def strong_evidence(ev: Evidence, f: Features) -> bool:
         return True
     if ev.commands and (ev.successes or not ev.failures) and not _lint_only(ev):
         return True  # a command shown with its (non-failing) output
-    return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.prose))
+    return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.low_prose))
 
 
 def _doc_paths(ev: Evidence) -> list[str]:
@@ -175,7 +174,8 @@ def _claim_problems(
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
-    stub = next(_PLACEHOLDER.finditer(f.msg.low_prose), None)
+    low = f.msg.low_prose
+    stub = _PLACEHOLDER.search(low) if any(map(low.__contains__, _STUB_WORDS)) else None
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub.group(0)))
     target = off_target(ev, f.msg.code_blocks)
