@@ -16,7 +16,7 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 ASK_SURE_WORLD: Lexicon = {
     "de": (
-        r"\b(?:schick|sende|kopier|füg)\w* (?:mir )?(?:bitte )?(?:die |den |das )?"
+        r"\b(?:schick|schicke|sende|kopier|kopiere|füg|füge) (?:mir )?(?:bitte )?(?:die |den |das )?"
         r"(?:ausgabe|log|fehlermeldung|screenshot)",
         r"\b(?:sag|gib) mir bescheid, (?:wenn|sobald)\b",
         r"\bwelche (?:option|variante) (?:bevorzugst|möchtest|willst) du\b",

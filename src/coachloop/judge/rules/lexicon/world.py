@@ -242,12 +242,12 @@ ASSERTED_WORLD: Lexicon = {
     ),
     "pt": (
         r"\btodos os testes (?:passam|passaram|estão passando)\b",
-        r"\b(?:testad|verificad)[oa]s?\b",
+        r"\b(?:testado|testada|testados|testadas|verificado|verificada|verificados|verificadas)\b",
         r"\bfunciona (?:perfeitamente|corretamente|bem)\b",
     ),
     "it": (
         r"\btutti i test (?:passano|sono passati)\b",
-        r"\b(?:testat|verificat)[oaie]\b",
+        r"\b(?:testato|testata|testati|testate|verificato|verificata|verificati|verificate)\b",
         r"\bfunziona (?:perfettamente|correttamente|bene)\b",
     ),
     "vi": (
