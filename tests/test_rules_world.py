@@ -152,3 +152,21 @@ DOCS = [
 def test_a_document_written_in_another_language_is_a_completion(text: str, prompt: str) -> None:
     verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
     assert (verdict.type, verdict.route) == ("completion", "deliver")
+
+
+# A hedged claim in another language goes back as in English ("should work now").
+HEDGED = [
+    "我修改了缓存逻辑，现在应该可以正常工作了。",
+    "キャッシュのロジックを修正しました。これで動くはずです。",
+    "Поправил логику кэша, теперь должно работать.",
+    "Ajustei a lógica do cache, agora deve funcionar.",
+    "Ho sistemato la logica della cache, ora dovrebbe funzionare.",
+    "Önbellek mantığını düzelttim, artık çalışması gerekir.",
+    "Poprawiłem logikę cache, teraz powinno działać.",
+]
+
+
+@pytest.mark.parametrize("text", HEDGED)
+def test_a_hedged_claim_in_another_language_goes_back(text: str) -> None:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the login timeout"))
+    assert (verdict.type, verdict.route) == ("status", "continue")

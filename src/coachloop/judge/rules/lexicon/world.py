@@ -38,7 +38,7 @@ HEDGE_WORLD: Lexicon = {
         r"\bймовірно\b",
     ),
     "pt": (
-        r"\bdever(?:ia|á) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar)",
+        r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar)",
         r"\bprovavelmente\b",
         r"\bacho que\b",
         r"\bespero que\b",
@@ -51,7 +51,7 @@ HEDGE_WORLD: Lexicon = {
     ),
     "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
     "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
-    "tr": (r"\bolmalı\b", r"\bmuhtemelen\b"),
+    "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
     "pl": (r"\bpowinno (?:\w+ )?(?:działać|być)", r"\bprawdopodobnie\b"),
 }
 
