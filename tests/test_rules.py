@@ -39,6 +39,13 @@ CASES = [
     ("Conversation too long. Press esc twice to go up a few messages and try again.", "error"),
     ("[Request interrupted by user]", "error"),
     ("No response from the model. Please try again.", "error"),
+    ("You’ve hit your limit · resets 5am (America/Los_Angeles)", "error"),
+    ("5-hour limit reached ∙ resets 9pm", "error"),
+    ("You’re out of extra usage · resets 11pm", "error"),
+    ("Provider request timed out after 120s.", "error"),
+    ("The LLM did not conform to the edit format.", "error"),
+    ("Unknown: an internal error occurred (error ID: 5e7095ae)", "error"),
+    ("402 Insufficient Balance", "error"),
     # blockers
     (
         "I can't deploy: the `DEPLOY_TOKEN` secret is missing and I have no access to the "

@@ -14,7 +14,7 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 ERROR_WORDS: Lexicon = {
     "any": (
         r"^\W{0,4}(?:sorry, (?:your|the) request failed|request failed|stream disconnected|"
-        r"you'?ve (?:hit|reached) your (?:usage )?limit|you have (?:hit|reached|exceeded) your|"
+        r"you['’]?ve (?:hit|reached) your (?:usage )?limit|you have (?:hit|reached|exceeded) your|"
         r"usage limit|\d{3} \{\s*\"type\":\s*\"error\"|\{\s*\"type\":\s*\"error\"|"
         r"unexpected api response|an error occurred|something went wrong|[\w ]{0,30} took too long|"
         r"reconnecting\.\.\.|connection (?:lost|closed|error)|server error|error code:? \d{3}|"
@@ -29,7 +29,11 @@ ERROR_WORDS: Lexicon = {
         r"your credit balance is too low\b|conversation (?:is )?too long\b|context low\b|"
         r"request (?:was )?(?:aborted|interrupted|cancell?ed)\b|\[request interrupted\b|"
         r"no response from the model\b|(?:the )?model (?:produced|returned) an invalid\b|"
-        r"(?:oauth )?token has expired\b|"
+        r"(?:oauth )?token has expired\b|(?:\d+-hour |weekly |daily )limit reached\b|"
+        r"you['’]?re out of (?:extra )?usage\b|(?:provider|tool call|tool) (?:request )?timed out\b|"
+        r"the llm did not conform to the edit format\b|an? (?:unknown|internal|unexpected) error "
+        r"(?:has )?occurred\b|(?:\d{3} )?insufficient (?:balance|credits?)\b|"
+        r"execution failed: \d{3}\b|got status: \d{3}\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
         r"произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
         r"请求失败|エラーが発生しました|リクエストに失敗|오류가 발생했습니다|ocorreu um erro|"

@@ -124,6 +124,7 @@ ERROR_ANYWHERE: Lexicon = {
         r"\bfailed to (?:start|parse tool call)\b",
         r"\b(?:edit|file-view|view) tool (?:returned|times out|failed)\b",
         r"\bencountered an error\b",
+        r"\ban internal error (?:occurred|in this step)\b",
         r"\bfailed to create any\b",
         r"\bplease run /login\b",
         r"\bmcp server\b.*\bfailed\b",
