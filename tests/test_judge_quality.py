@@ -69,3 +69,14 @@ def test_blind3_floors() -> None:
     assert r.false_suppression is not None and r.false_suppression <= 0.03
     assert r.route_accuracy is not None and r.route_accuracy >= 0.88
     assert r.rejection_recall is not None and r.rejection_recall >= 0.77
+
+
+def test_blind7_floors() -> None:
+    # Scored once before (0.817 / 0.058 / rejection recall 0.528) and once after (0.833 /
+    # 0.045 / 0.583) the cues in eleven more languages and the harnesses' own error lines,
+    # never read in between (tests/data/README.md). A regression guard, not a target.
+    r = run_file(DATA / "blind7.jsonl", make_judge())
+    assert r.n == 240
+    assert r.false_suppression is not None and r.false_suppression <= 0.05
+    assert r.route_accuracy is not None and r.route_accuracy >= 0.82
+    assert r.rejection_recall is not None and r.rejection_recall >= 0.55
