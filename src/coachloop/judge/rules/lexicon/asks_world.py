@@ -16,35 +16,34 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 ASK_SURE_WORLD: Lexicon = {
     "de": (
-        r"\b(?:schick|schicke|sende|kopier|kopiere|füg|füge) (?:mir )?(?:bitte )?(?:die |den |das )?"
-        r"(?:ausgabe|log|fehlermeldung|screenshot)",
+        r"\b(?:schick|schicke|sende|kopier|kopiere|füg|füge)\b[^.\n]{0,30}?"
+        r"\b(?:ausgabe|log|fehlermeldung|screenshot)",
         r"\b(?:sag|gib) mir bescheid, (?:wenn|sobald)\b",
         r"\bwelche (?:option|variante) (?:bevorzugst|möchtest|willst) du\b",
         r"\bich warte auf deine (?:bestätigung|freigabe|antwort|entscheidung)\b",
         r"\bsobald du (?:das|es) (?:erledigt|ausgeführt|gemacht) hast\b",
     ),
     "es": (
-        r"\b(?:pega|comparte|envía|envia|pásame|pasame)(?: aquí| aqui)? (?:la salida|el resultado|"
-        r"el error|el log)\b",
+        r"\b(?:pega|comparte|envía|envia|pásame|pasame)\b[^.\n]{0,25}?"
+        r"\b(?:salida|resultado|error|log)\b",
         r"\bavísame (?:cuando|una vez|en cuanto)\b",
         r"\bqué opción prefieres\b",
         r"\bespero tu (?:confirmación|respuesta|aprobación|decisión)\b",
         r"\bcuando lo hayas (?:hecho|ejecutado)\b",
     ),
     "fr": (
-        r"\b(?:colle|collez|envoie|envoyez)(?:-moi)?(?: ici)? (?:la sortie|le résultat|l'erreur|"
-        r"le log)\b",
+        r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",
         r"\b(?:dis|dites|préviens|prévenez)-moi (?:quand|dès que|une fois)\b",
         r"\bquelle option (?:préfères-tu|préférez-vous)\b",
         r"\bj'attends (?:ta|votre) (?:confirmation|réponse|validation|décision)\b",
         r"\bune fois que (?:tu as|vous avez) (?:fait|lancé|exécuté)\b",
     ),
     "zh": (
-        r"(?:输出|结果|错误信息|报错|日志)(?:发|贴|粘贴)(?:给我|过来|到这里)",
+        r"(?:输出|结果|错误信息|报错|日志)[^。\n]{0,4}?(?:发|贴|粘贴)(?:给我|过来|到这里)",
         r"完成后(?:告诉|通知)我",
         r"(?:运行|执行)(?:完|后)(?:告诉|通知)我",
         r"等(?:待)?(?:你|您)的(?:确认|回复|决定)",
-        r"(?:你|您)(?:更)?(?:倾向|希望|想要)(?:用|选)?哪(?:个|种)",
+        r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
     ),
     "ja": (
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
@@ -53,32 +52,33 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:ご確認|ご返信|ご指示|ご判断)をお待ちしています",
     ),
     "ko": (
-        r"(?:출력|결과|오류|로그)(?:를|을) (?:붙여|공유해|보내) ?주세요",
+        r"(?:출력|결과|오류|로그)[^.\n]{0,6}?(?:붙여|공유해|보내) ?주세요",
         r"완료(?:되면|하시면) 알려 ?주세요",
         r"어떤 (?:옵션|방법|방식)을 (?:원하시|선호하시)",
         r"확인(?:을)? 기다리(?:겠습니다|고 있습니다)",
     ),
     "ru": (
-        r"\b(?:вставьте|пришлите|скиньте)(?: мне)?(?: сюда)? (?:вывод|результат|ошибку|лог|скриншот)",
+        r"\b(?:вставьте|пришлите|скиньте)\b[^.\n]{0,25}?\b(?:вывод|результат|ошибк|лог|скриншот)",
         r"\b(?:сообщите|дайте знать|напишите),? (?:когда|как только)\b",
         r"\bкакой (?:вариант|способ) (?:вы )?(?:предпочитаете|выбираете)\b",
         r"\bжду (?:вашего|вашей|твоего|твоей) (?:подтверждения|ответа|решения)\b",
         r"\bкак только вы (?:выполните|запустите|сделаете)\b",
     ),
     "uk": (
-        r"\b(?:вставте|надішліть)(?: мені)?(?: сюди)? (?:вивід|результат|помилку|лог|скріншот)",
+        r"\b(?:вставте|надішліть)\b[^.\n]{0,25}?\b(?:вивід|результат|помилк|лог|скріншот)",
         r"\b(?:повідомте|дайте знати|напишіть),? (?:коли|як тільки)\b",
         r"\bякий варіант (?:ви )?(?:обираєте|оберете)\b",
         r"\bчекаю (?:вашого|вашої) (?:підтвердження|відповіді|рішення)\b",
     ),
     "pt": (
-        r"\b(?:cole|envie|compartilhe|mande)(?: aqui)? (?:a saída|o resultado|o erro|o log)\b",
+        r"\b(?:cole|envie|compartilhe|mande)\b[^.\n]{0,25}?\b(?:saída|resultado|erro|log)\b",
         r"\bme avise (?:quando|assim que)\b",
         r"\bqual (?:opção|abordagem) você prefere\b",
         r"\baguardo (?:a )?sua (?:confirmação|resposta|aprovação|decisão)\b",
     ),
     "it": (
-        r"\b(?:incolla|invia|condividi)(?:mi)?(?: qui)? (?:l'output|il risultato|l'errore|il log)\b",
+        r"\b(?:incolla|incollami|invia|inviami|condividi)\b[^.\n]{0,25}?"
+        r"\b(?:output|risultato|errore|log)\b",
         r"\bfammi sapere (?:quando|appena)\b",
         r"\bquale opzione preferisci\b",
         r"\baspetto (?:la tua|una tua|la sua) (?:conferma|risposta|decisione)\b",
@@ -90,7 +90,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bchờ (?:bạn )?xác nhận\b",
     ),
     "id": (
-        r"\b(?:tempel|kirim|bagikan)(?:kan)? (?:output|hasil|error|log)(?:nya)?\b",
+        r"\b(?:tempel|tempelkan|kirim|kirimkan|bagikan)\b[^.\n]{0,25}?\b(?:output|hasil|error|log)",
         r"\bberi tahu saya (?:jika|setelah|kalau) sudah\b",
         r"\bmana yang (?:anda|kamu) (?:pilih|inginkan)\b",
         r"\bmenunggu konfirmasi\b",
