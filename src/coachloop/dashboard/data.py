@@ -129,24 +129,15 @@ class SQLiteData:
         return out
 
     def sessions(self, filters: Filters, *, offset: int, limit: int) -> SessionsPage:
-        clauses, args = [], []
-        for column in ("project", "agent"):
-            value = getattr(filters, column)
-            if value:
-                clauses.append(f"s.{column} = ?")
-                args.append(value)
-        if filters.status:
-            clauses.append(_STATUS_SQL.get(filters.status, "s.status = ?"))
-            if filters.status not in _STATUS_SQL:
-                args.append(filters.status)
-        where = ("WHERE " + " AND ".join(clauses)) if clauses else ""
+        where, args = _where(filters)
+        # The page walks the activity order (sessions_recent) and stops at its last row; on
+        # the project's index (the count's) it would sort every session of the project: the
+        # unary "+" keeps SQLite off that index for the page.
+        in_order, _ = _where(filters, project_column="+s.project")
         with self._db() as db:
             if db is None:
                 return SessionsPage([], 0, offset, limit, filters, 0)
             total = db.execute(f"SELECT count(*) FROM sessions s {where}", args).fetchone()[0]
-            # The page walks the activity order (sessions_recent) and stops at its last row;
-            # on the project's index (the count's) it would sort every session of the project.
-            in_order = where.replace("s.project = ?", "+s.project = ?")
             rows = self._rows(
                 db, in_order, [*args, limit, offset], "ORDER BY s.updated_at DESC LIMIT ? OFFSET ?"
             )
@@ -309,3 +300,18 @@ def open_data(store: Store, secrets: Sequence[str] = ()) -> DashboardData:
     from coachloop.dashboard.generic import StoreData
 
     return StoreData(store, redact)
+
+
+def _where(filters: Filters, project_column: str = "s.project") -> tuple[str, list[str]]:
+    """The WHERE clause of the sessions list and its arguments (the project compared as
+    `project_column`: the same rows, written for another query plan)."""
+    clauses, args = [], []
+    for column, value in ((project_column, filters.project), ("s.agent", filters.agent)):
+        if value:
+            clauses.append(f"{column} = ?")
+            args.append(value)
+    if filters.status:
+        clauses.append(_STATUS_SQL.get(filters.status, "s.status = ?"))
+        if filters.status not in _STATUS_SQL:
+            args.append(filters.status)
+    return ("WHERE " + " AND ".join(clauses)) if clauses else "", args
