@@ -64,8 +64,8 @@ PARSED_STATES = 512  # sessions whose parsed state is kept (a few hundred KB at 
 
 def _columns(st: SessionState) -> tuple[Any, ...]:
     """The state's values the sessions table keeps in columns of their own, besides the
-    session id and the times."""
-    return (st.project, st.agent, st.status, st.continues, st.last_verdict)
+    session id, its project (a session's update leaves it out when it stays) and the times."""
+    return (st.agent, st.status, st.continues, st.last_verdict)
 
 
 class SQLiteStore(Store):
@@ -133,12 +133,14 @@ class SQLiteStore(Store):
             st = write.state
             state_json = COMPACT.encode(st.sparse_dict())  # `from_dict` reads it whole
             if row is None:  # read in this write transaction: no other writer between
-                new = (session_id, *_columns(st), st.created_at, st.updated_at, state_json)
+                columns = (st.project, *_columns(st))
+                new = (session_id, *columns, st.created_at, st.updated_at, state_json)
                 db.execute(_NEW_SESSION, new)
             elif row[1] == st.project:
-                db.execute(_SESSION, (*_columns(st)[1:], st.updated_at, state_json, session_id))
+                db.execute(_SESSION, (*_columns(st), st.updated_at, state_json, session_id))
             else:
-                db.execute(_SESSION_MOVED, (*_columns(st), st.updated_at, state_json, session_id))
+                moved = (st.project, *_columns(st), st.updated_at, state_json, session_id)
+                db.execute(_SESSION_MOVED, moved)
             ids: list[int] = []
             now = time.time()
             life = write.life
