@@ -20,6 +20,13 @@ from coachloop.judge.rules.vector import sure_deliver
 
 JUDGE = make_judge()
 
+
+def _reads(text: str, prompt: str | None = None) -> tuple[str, str]:
+    """(type, route) of the offline judge's verdict."""
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
+    return verdict.type, verdict.route
+
+
 BLOCKERS = [
     "Не могу задеплоить: у сервисного аккаунта нет прав доступа к реестру образов. "
     "Нужен администратор проекта, чтобы выдать роль.",
@@ -39,14 +46,12 @@ UNDER_WAY = [
 
 @pytest.mark.parametrize("text", BLOCKERS)
 def test_a_blocker_in_another_language_reaches_the_human_as_one(text: str) -> None:
-    verdict = JUDGE.judge(JudgeInput(text=text))
-    assert (verdict.type, verdict.route) == ("blocker", "deliver")
+    assert _reads(text) == ("blocker", "deliver")
 
 
 @pytest.mark.parametrize("text", UNDER_WAY)
 def test_blocker_words_in_work_under_way_do_not_make_a_blocker(text: str) -> None:
-    verdict = JUDGE.judge(JudgeInput(text=text))
-    assert (verdict.type, verdict.route) == ("status", "continue")
+    assert _reads(text) == ("status", "continue")
 
 
 REQUESTS = [
@@ -65,8 +70,7 @@ def test_a_plain_request_in_another_language_reaches_the_human(text: str) -> Non
     # delivered whatever the scorer says: a sure delivery (`vector.sure_deliver`)
     features = Features(Message(text))
     assert sure_deliver(features, classify(features, "fix the build", None)) == "question"
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the build"))
-    assert (verdict.type, verdict.route) == ("question", "deliver")
+    assert _reads(text, "fix the build") == ("question", "deliver")
 
 
 # A closing question in another language is read as in English: an offer of more work
@@ -117,8 +121,7 @@ def test_verification_shown_beside_the_claim_is_a_completion() -> None:
         "Исправил расчёт скидки в корзине.\n\n```\n$ pytest -q\n58 passed in 2.10s\n```\n\n"
         "Все тесты проходят."
     )
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the discount bug"))
-    assert (verdict.type, verdict.route) == ("completion", "deliver")
+    assert _reads(text, "fix the discount bug") == ("completion", "deliver")
 
 
 ERRORS = [
@@ -132,8 +135,7 @@ ERRORS = [
 
 @pytest.mark.parametrize("text", ERRORS)
 def test_the_run_failing_in_another_language_is_an_error(text: str) -> None:
-    verdict = JUDGE.judge(JudgeInput(text=text))
-    assert (verdict.type, verdict.route) == ("error", "deliver")
+    assert _reads(text) == ("error", "deliver")
 
 
 # Docs work: the written document's path is its evidence (the README's labelling rule),
@@ -150,8 +152,7 @@ DOCS = [
 
 @pytest.mark.parametrize(("text", "prompt"), DOCS)
 def test_a_document_written_in_another_language_is_a_completion(text: str, prompt: str) -> None:
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
-    assert (verdict.type, verdict.route) == ("completion", "deliver")
+    assert _reads(text, prompt) == ("completion", "deliver")
 
 
 # A hedged claim in another language goes back as in English ("should work now").
@@ -168,5 +169,4 @@ HEDGED = [
 
 @pytest.mark.parametrize("text", HEDGED)
 def test_a_hedged_claim_in_another_language_goes_back(text: str) -> None:
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt="fix the login timeout"))
-    assert (verdict.type, verdict.route) == ("status", "continue")
+    assert _reads(text, "fix the login timeout") == ("status", "continue")
