@@ -311,7 +311,7 @@ class Features:
         stuck = BLOCKER.search(self.msg.low_text) and STUCK.search(self.msg.low_prose)
         return bool(stuck) and not self.works_around
 
-    @property
+    @lazy  # both `blocked` and the sure deliveries ask
     def works_around(self) -> bool:
         """It ends going around the obstacle itself: "needs admin rights, so let me use a
         user install instead:" (work announced, and a way around it named)."""

@@ -195,6 +195,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     text, prose = msg.text, msg.low_prose
     tail = msg.low_last_three
     words = words_of_part(prose)  # the tail's too: sentences are cut and joined at spaces
+    chars = non_ascii(prose)  # the same for the characters outside ASCII
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
 
@@ -214,9 +215,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "hedge_end": any(q.lower() in tail for q in f.hedges),
         "asserted": bool(f.asserted),
         "done": f.done,
-        "done_opening": bool(
-            lx_done_opening(prose[:400], words_of_part(prose, 0, 400), non_ascii(prose))
-        ),
+        "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400), chars)),
         "fix_claim": bool(FIX_CLAIM.search(prose)),
         "ongoing_end": f.ongoing_tail,
         "ongoing": f.ongoing_any,
@@ -230,10 +229,8 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "blocked": f.blocked,
         "code_written": _has_diff(text) or _has_code_lang(text),
         "handoff": bool(
-            HANDOFF.search(tail, words, non_ascii(prose))
-            or HANDOFF.search(
-                prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)), non_ascii(prose)
-            )
+            HANDOFF.search(tail, words, chars)
+            or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)), chars)
         ),
         "remaining": bool(REMAINING.search(prose)),
         "ack": bool(ACK.search(prose[:60])),
