@@ -16,6 +16,7 @@ from pathlib import Path
 
 from coachloop.core.verdict import Evidence
 from coachloop.core.verdict import TestSummary as Summary
+from coachloop.evidence import summaries
 from coachloop.evidence import text as evidence
 from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
 
@@ -61,7 +62,7 @@ def _plain_test_lines(text: str) -> str:
     lines = text.split("\n")
     keep: set[int] = set()
     for i, line in enumerate(lines):
-        if re.search(r"\d", line) and any(w in line.lower() for w in evidence._TEST_WORDS):
+        if re.search(r"\d", line) and any(w in line.lower() for w in summaries.TEST_WORDS):
             keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
     return "\n".join(lines[i] for i in sorted(keep))
 
@@ -79,7 +80,7 @@ def _plain_tests(text: str, low: str) -> list[Summary]:
             if line_no in used:
                 continue
             used.add(line_no)
-            found.append(evidence.summary(runner, m))  # the counts: not what was rewritten
+            found.append(summaries.summary(runner, m))  # the counts: not what was rewritten
     go_ok = len(GO_OK.findall(candidates)) if candidates else 0
     go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
     if go_ok or go_fail:
@@ -136,7 +137,7 @@ def test_extract_matches_the_plain_form() -> None:
 def test_rewritten_parts_match_their_plain_forms() -> None:
     for text in TEXTS:
         assert evidence._paths(text) == _plain_paths(text), text
-        assert evidence._test_lines(text) == _plain_test_lines(text), text
+        assert summaries.summary_lines(text) == _plain_test_lines(text), text
         assert evidence._has_hex_run(text) == bool(re.search(r"[0-9a-fA-F]{7}", text)), text
         assert evidence._successes(text, "://" in text) == _plain_successes(text), text
 

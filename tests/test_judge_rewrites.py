@@ -11,6 +11,7 @@ import random
 import re
 from pathlib import Path
 
+from coachloop.evidence import summaries
 from coachloop.evidence import text as evidence
 from coachloop.judge.rules import features
 from coachloop.judge.rules import text as views
@@ -83,12 +84,12 @@ def test_test_lines_match_the_line_by_line_reading() -> None:
         keep: set[int] = set()
         for i, line in enumerate(lines):
             low = line.lower()
-            if any(w in low for w in evidence._TEST_WORDS) and re.search(r"\d", line):
+            if any(w in low for w in summaries.TEST_WORDS) and re.search(r"\d", line):
                 keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
         return "\n".join(lines[i] for i in sorted(keep))
 
     for text in TEXTS:
-        assert evidence._test_lines(text) == plain(text)
+        assert summaries.summary_lines(text) == plain(text)
 
 
 def test_words_of_a_part_cover_the_part() -> None:
@@ -183,7 +184,7 @@ def test_the_nothing_ran_words_are_in_every_match() -> None:
     from coachloop.evidence import runners
     from coachloop.scan import folding
 
-    assert all(folding.plain(w) for w in evidence._NOTHING_WORDS)
+    assert all(folding.plain(w) for w in summaries.NOTHING_WORDS)
     rx = re.compile(runners.NOTHING_RAN.source, runners.NOTHING_RAN.flags)
     pieces = runners.NOTHING_RAN.pieces()
     made = [
@@ -192,9 +193,9 @@ def test_the_nothing_ran_words_are_in_every_match() -> None:
     assert len(made) == 9 and all(rx.search(m) for m in made)
     for text in [*TEXTS, *made, *(m.upper() for m in made), *(f"x{m}\n  0 PASSING" for m in made)]:
         for m in rx.finditer(text):
-            assert any(w in m.group(0).lower() for w in evidence._NOTHING_WORDS), m.group(0)
+            assert any(w in m.group(0).lower() for w in summaries.NOTHING_WORDS), m.group(0)
         low = text.lower()
-        gate = any(w in low for w in evidence._NOTHING_WORDS)
+        gate = any(w in low for w in summaries.NOTHING_WORDS)
         assert gate or not rx.search(text)
 
 

@@ -1,14 +1,15 @@
 """Evidence in a message's text: test summaries, commits, PR links, paths, commands.
 
-`extract(text)` never raises and runs in time linear in the (clipped) text.
+`extract(text)` never raises and runs in time linear in the (clipped) text. The test
+runners' summaries are read by `evidence.summaries`.
 """
 
 from __future__ import annotations
 
 import re
 
-from coachloop.core.verdict import Evidence, TestSummary
-from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.core.verdict import Evidence
+from coachloop.evidence.summaries import tests_in
 from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 
@@ -201,141 +202,6 @@ def _paths(text: str) -> list[str]:
     return _PATH.findall(" ".join(pieces)) if pieces else []
 
 
-def _count(value: str | None) -> int:
-    return int(value.replace(",", "")) if value else 0
-
-
-_DIGIT = LazyPattern(r"\d")
-_TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
-# From a line's first digit to its end: one match per line that holds a digit.
-_DIGIT_LINE = LazyPattern(r"\d[^\n]*")
-# `bytes.translate` table for ASCII text: digits become "0", newlines stay, the rest
-# becomes spaces (for ASCII text `\d` is [0-9], and byte offsets are the text's).
-_DIGIT_BYTES = bytes(b if b == 10 else 48 if 48 <= b <= 57 else 32 for b in range(256))
-
-
-def _test_lines(text: str, low: str | None = None) -> str:
-    """The lines that can hold a test summary (a digit and a test word), with one line
-    of context before and two after for summaries that span lines; the rest is prose
-    that no runner pattern can match, and skipping it keeps extraction fast.
-
-    Read from the lines that hold a digit (few), each checked for a test word in the
-    lowercased text (`low`, `text.lower()`): the kept lines come out as runs of
-    neighbouring lines, each one slice of the text, joined as the lines would be.
-    """
-    low = text.lower() if low is None else low
-    # The cheaper test first: the digits of ASCII text (a byte translation), else the
-    # test words (the regex that finds digits elsewhere costs more than they do).
-    ascii_lines = _ascii_digit_lines(text) if text.isascii() else None
-    if ascii_lines == [] or not any(map(low.__contains__, _TEST_WORDS)):
-        return ""  # no line holds a test word (none of them holds a final sigma)
-    if len(low) != len(text):  # lowercasing moved positions: read line by line
-        return _test_lines_plain(text)
-    size = len(text)
-    runs: list[list[int]] = []  # [start, end] of each run of kept lines
-    lines = ascii_lines if ascii_lines is not None else _digit_lines(text)
-    for start, end in lines:
-        if not any(map(low[start:end].__contains__, _TEST_WORDS)):
-            continue
-        first = low.rfind("\n", 0, start - 1) + 1 if start else 0  # the line before
-        last = end
-        for _ in range(2):  # the two lines after
-            if last == size:
-                break
-            last = low.find("\n", last + 1)
-            last = size if last == -1 else last
-        if runs and first <= runs[-1][1] + 1:  # overlaps or touches the last run
-            runs[-1][1] = last
-        else:
-            runs.append([first, last])
-    return "\n".join([text[a:b] for a, b in runs])
-
-
-def _digit_lines(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each line of `text` that holds a digit (`end`: its newline or
-    the text's end)."""
-    return [(text.rfind("\n", 0, m.start()) + 1, m.end()) for m in _DIGIT_LINE.finditer(text)]
-
-
-def _ascii_digit_lines(text: str) -> list[tuple[int, int]]:
-    """`_digit_lines` of ASCII text, found with `bytes.find` in a translated copy (many
-    times faster than the regex)."""
-    view = text.encode("ascii").translate(_DIGIT_BYTES)
-    found = []
-    at = view.find(b"0")
-    while at != -1:
-        end = view.find(b"\n", at)
-        end = len(view) if end == -1 else end
-        found.append((view.rfind(b"\n", 0, at) + 1, end))
-        at = view.find(b"0", end)
-    return found
-
-
-def _test_lines_plain(text: str) -> str:
-    """`_test_lines` read line by line (each line lowercased apart)."""
-    lines = text.split("\n")
-    keep: set[int] = set()
-    for i, line in enumerate(lines):
-        if _DIGIT.search(line) and any(w in line.lower() for w in _TEST_WORDS):
-            keep.update(range(max(i - 1, 0), min(i + 3, len(lines))))
-    return "\n".join(lines[i] for i in sorted(keep))
-
-
-# Every match of `NOTHING_RAN` holds "0 " or "no te" (as any case of them: their letters
-# fold with no other letter, so the lowercased text holds them): the text's lowercase
-# without either cannot match (a test checks each alternative).
-_NOTHING_WORDS = ("0 ", "no te")
-_RUNNER_ANCHORS = tuple(dict.fromkeys(a for _, anchors, _ in COMPILED for a in anchors))
-# The runners (places in `COMPILED`) each anchor opens.
-_OPENS = {
-    a: frozenset(i for i, (_, anchors, _) in enumerate(COMPILED) if a in anchors)
-    for a in _RUNNER_ANCHORS
-}
-
-
-def summary(runner: str, m: re.Match[str]) -> TestSummary:
-    """The counts a runner's summary line (`m`, of its pattern in `runners.COMPILED`) shows;
-    passed = total - failed - errors - skipped when only a total is given."""
-    g = m.groupdict()
-    failed = _count(g.get("failed")) + _count(g.get("failed2"))
-    errors = _count(g.get("errors"))
-    skipped = _count(g.get("skipped"))
-    if g.get("passed") is not None:
-        passed = _count(g.get("passed"))
-    else:
-        passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
-    line = m.group(0).strip().splitlines()[-1][:200]
-    return TestSummary(runner, passed, failed + errors, skipped, line)
-
-
-def _tests(text: str, low: str) -> list[TestSummary]:
-    found: list[TestSummary] = []
-    used: set[int] = set()
-    candidates = _test_lines(text, low)
-    opened: set[int] = set()  # the runners whose anchors are in the candidates (run in order)
-    if candidates:
-        opened.update(
-            *map(_OPENS.__getitem__, filter(candidates.lower().__contains__, _RUNNER_ANCHORS))
-        )
-    for i in sorted(opened):
-        runner, _, pattern = COMPILED[i]
-        for m in pattern.finditer(candidates):
-            line_no = candidates.count("\n", 0, m.start())
-            if line_no in used:
-                continue
-            used.add(line_no)
-            found.append(summary(runner, m))
-    go_ok = len(GO_OK.findall(candidates)) if candidates else 0
-    go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
-    if go_ok or go_fail:
-        found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
-    # `_NOTHING_WORDS`, "0 " looked for only after a "0" (one character: a quick scan)
-    nothing = "no te" in low or ("0" in low and "0 " in low)
-    if not found and nothing and NOTHING_RAN.search(text):
-        found.append(TestSummary("none", 0, 0, 0, "no tests ran"))
-    return found
-
-
 # A CI run's link counts when the text says it passed.
 _CI_RUN = Scanner(r"https?://\S+?/(?:actions/runs|pipelines|-/jobs|builds|runs)/\d+", whole=True)
 _CI_PASSED = Scanner(r"\b(?:succeeded|passed|green|successful|success)\b|✅", re.I, indexed=True)
@@ -382,7 +248,7 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     exits = [int(a or b) for a, b in _EXIT.findall(text)] if _may_exit(lowered) else []
     failures = _FAILURE.findall(text) if _may_fail(text, lowered) else []
     return Evidence(
-        tests=tuple(_tests(text, lowered)),
+        tests=tuple(tests_in(text, lowered)),
         commits=_unique(commits),
         pull_requests=_unique(_PR.findall(text)) if linked and "http" in lowered else (),
         paths=_unique(paths),
