@@ -16,7 +16,10 @@ for verification asserted in words in eleven more languages (`world.ASSERTED_WOR
 run's failure in ten, sure deliveries typing what the rules' fallback left a question, and
 documents named in the other languages as reports, the harness's own lines without an
 "API Error" prefix, the patterns of `test_rules_patterns.py`, and Portuguese "deve
-funcionar" and Turkish "çalışmalı" read as hedges, and more of the harnesses' own lines)
+funcionar" and Turkish "çalışmalı" read as hedges, and more of the harnesses' own lines,
+and for the stops of `test_rules_waits.py`: requests the next step waits on, a harness
+line closing the message, one sentence in a loop, "can't ... until", labels that read like
+work under way, and a sure request typed a blocker when the work is blocked)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

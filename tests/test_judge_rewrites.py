@@ -158,7 +158,7 @@ def test_non_ascii_and_words_match_their_plain_forms() -> None:
 
 
 def test_repetition_counts_match_the_line_by_line_reading() -> None:
-    from coachloop.judge.rules import vector
+    from coachloop.judge.rules import sure as vector
 
     def plain(prose: str) -> bool:
         lines = [
@@ -177,7 +177,11 @@ def test_repetition_counts_match_the_line_by_line_reading() -> None:
     texts = [*TEXTS, *(Message(t).prose for t in TEXTS), *_fuzz(pieces, 20000, 19)]
     texts += ["same\n" * 500, "a\n" * 399 + "b\nb\nb\nb"]
     for text in texts:
-        assert vector._repetitive.__wrapped__(text) == plain(text), text
+        stripped = [s for s in (line.strip() for line in text.split("\n", 400)) if s]
+        thrice = any(stripped.count(s) > 2 for s in set(stripped))
+        # no line comes three times: one sentence over and over on a few lines is read
+        want = plain(text) if thrice else vector._repeated_sentence(text)
+        assert vector.repetitive.__wrapped__(text) == want, text
 
 
 def test_the_nothing_ran_words_are_in_every_match() -> None:

@@ -6,7 +6,7 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.text import Message
-from coachloop.judge.rules.vector import sure_deliver
+from coachloop.judge.rules.sure import sure_deliver
 
 
 def _sure(text: str, prompt: str | None = None) -> str | None:

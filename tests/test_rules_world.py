@@ -16,7 +16,7 @@ from coachloop.judge import make_judge
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.text import Message
-from coachloop.judge.rules.vector import sure_deliver
+from coachloop.judge.rules.sure import sure_deliver
 
 JUDGE = make_judge()
 
@@ -67,7 +67,7 @@ REQUESTS = [
 
 @pytest.mark.parametrize("text", REQUESTS)
 def test_a_plain_request_in_another_language_reaches_the_human(text: str) -> None:
-    # delivered whatever the scorer says: a sure delivery (`vector.sure_deliver`)
+    # delivered whatever the scorer says: a sure delivery (`sure.sure_deliver`)
     features = Features(Message(text))
     assert sure_deliver(features, classify(features, "fix the build", None)) == "question"
     assert _reads(text, "fix the build") == ("question", "deliver")

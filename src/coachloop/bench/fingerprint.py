@@ -28,7 +28,8 @@ def fingerprint(row_id: str, item: Any) -> dict[str, Any]:
     from coachloop.judge.rules.classify import classify
     from coachloop.judge.rules.features import Features
     from coachloop.judge.rules.text import Message
-    from coachloop.judge.rules.vector import signals, sure_deliver
+    from coachloop.judge.rules.sure import sure_deliver
+    from coachloop.judge.rules.vector import signals
 
     verdict = RulesJudge().judge(item)
     f = Features(Message(item.text))

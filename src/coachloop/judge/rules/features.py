@@ -48,6 +48,15 @@ _NOT_GERUNDS = [
     "String",
     "Ring",
     "King",
+    # adjectives, not work under way: "Existing unit tests: ...", "Remaining issues"
+    "Existing",
+    "Remaining",
+    "Missing",
+    "Pending",
+    "Outstanding",
+    "Upcoming",
+    "Underlying",
+    "Corresponding",
 ]
 _GERUND_OPENING = LazyPattern(
     r"[A-Z](?:(?<![^\n].)|(?<=[.!;]\s.))(?!"
@@ -89,6 +98,8 @@ _SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
 def _gerund_opening(text: str) -> bool:
     """A sentence opening with a gerund and no finite verb: "Running the suite now." """
     for m in _GERUND_OPENING.finditer(text):
+        if text.startswith((" - ", ":"), m.end()):
+            continue  # a label or a heading over a list ("Testing - CODE"), not a step
         end = text.find(".", m.end())
         if not _FINITE.search(text[m.end() : end if end != -1 else len(text)]):
             return True

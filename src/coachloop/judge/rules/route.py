@@ -2,7 +2,7 @@
 
 1. The ordered rules (`classify`) read the message and propose a type and problems.
 2. Sure deliveries: the run broke, the human is asked plainly, something outside the
-   agent's control is named (`vector.sure_deliver`), or the rules found an error.
+   agent's control is named (`sure.sure_deliver`), or the rules found an error.
 3. Otherwise the scorer weighs the message's signals and wording; only a probability at
    or above its threshold sends the agent back. Everything below goes to the human, so an
    unclear message is never suppressed.
@@ -17,7 +17,8 @@ from coachloop.core.verdict import MessageType, Problem
 from coachloop.judge.rules.classify import UNRECOGNISED, Outcome
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.scorer import Scorer
-from coachloop.judge.rules.vector import signals, sure_deliver
+from coachloop.judge.rules.sure import sure_deliver
+from coachloop.judge.rules.vector import signals
 from coachloop.judge.rules.wording import wording
 
 
@@ -54,6 +55,8 @@ def _delivered_type(outcome: Outcome, on: set[str]) -> MessageType:
 def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Outcome:
     """The final outcome for one stop (see the module docstring)."""
     sure = sure_deliver(f, outcome)
+    if sure == "question" and f.blocked:
+        sure = "blocker"  # a person is asked to act on what stops the work
     if sure is not None:
         # the rules' own reading stands, unless they recognised nothing (their fallback)
         if outcome.type != "status" and outcome.reason != UNRECOGNISED:

@@ -10,7 +10,6 @@ benchmark's texts.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.core.verdict import MessageType
@@ -20,14 +19,12 @@ from coachloop.judge.rules.features import Features, prompt_kind
 from coachloop.judge.rules.marks import fence_langs, headings
 from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
+from coachloop.judge.rules.sure import repetitive
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 _C = lx.compile_lexicon
-ERROR_WORDS = _C(lx.cues.ERROR_WORDS)
-ASK_SURE = lx.compile_lexicon(lx.ASK_SURE)  # read with the prose's words
-BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
 HANDOFF = _C(lx.cues.HANDOFF)
 REMAINING = _C(lx.cues.REMAINING)
 ACK = lx.lexicon_regex(lx.cues.ACK)
@@ -241,7 +238,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "truncated": f.truncated,
         "error_opening": f.error_opening,
         "error_words": f.error_anywhere,
-        "repetition": _repetitive(msg.prose),
+        "repetition": repetitive(msg.prose),
     }
     on.update(name for name, value in flags.items() if value)
     claim = f.done or bool(f.asserted) or "done_opening" in on
@@ -310,67 +307,3 @@ def _last_fence_lang(text: str) -> str:
 
 def _has_code_lang(text: str) -> bool:
     return any(lang.lower() in _CODE_LANGS for lang in _fence_langs(text)[::2])
-
-
-@lru_cache(maxsize=8)  # both the signals and the sure deliveries ask
-def _repetitive(prose: str) -> bool:
-    """The same lines of the agent's own words over and over: a model stuck in a loop.
-
-    Read on the prose (code blocks removed, inline code as CODE): fence markers, closing
-    tags and code pasted several times are not a loop, and a line with no word of its own
-    ("- CODE", "---") does not count.
-
-    Lines are counted first and the wordless ones taken out of the counts after: the
-    same counts as leaving them out line by line, with one search per distinct line,
-    and none when no line comes three times (then none of the kept lines does)."""
-    counts: dict[str, int] = {}
-    for line in prose.split("\n", 400):
-        s = line.strip()
-        if s:
-            counts[s] = counts.get(s, 0) + 1
-    if not counts or max(counts.values()) <= 2:
-        return False
-    kept = [
-        n for s, n in counts.items() if _WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
-    ]
-    lines = sum(kept)
-    if lines < 6:
-        return False
-    return sum(n for n in kept if n > 2) / lines > 0.3
-
-
-_WORDY = LazyPattern(r"[^\W\d_]{2}")
-
-
-def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
-    """A reason to deliver whatever the scorer says, or None.
-
-    The run broke, the human is asked plainly, or something outside the agent's
-    control is named: these reach the human (false suppression is the costliest error).
-    """
-    low = f.msg.low_text
-    opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
-    if outcome.type == "error" or opening or _repetitive(f.msg.prose):
-        return "error"
-    tail = f.msg.low_last_three
-    prose = f.msg.low_prose
-    # the tail's words are the prose's: sentences are cut and joined at spaces; a request
-    # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
-    end = max(len(prose) - 600, 0)
-    # start between words: no word is cut, so the prose's words serve as they are; a cut
-    # word is skipped to its end (not to the next space: a window opening on a word's
-    # first letter, or a word before a newline, would lose the request's first words)
-    while 0 < end < len(prose) and _in_word(prose[end - 1]) and _in_word(prose[end]):
-        end += 1
-    chars = non_ascii(prose)  # the parts' too
-    if ASK_SURE.search(tail, words_of_part(prose), chars) or ASK_SURE.search(
-        prose[end:], words_of_part(prose, end), chars
-    ):
-        return "question"
-    if BLOCKED_SURE.search(prose) and not f.works_around:
-        return "blocker"
-    return None
-
-
-def _in_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"  # as the word index reads words (`scan.index`)

@@ -2,7 +2,7 @@
 
 The same kind of request as `cues.ASK_SURE`'s English ones: paste the output here, tell
 me once it is done, which option do you prefer, I am waiting for your confirmation.
-Such a request reaches the human whatever the scorer says (`vector.sure_deliver`), so
+Such a request reaches the human whatever the scorer says (`sure.sure_deliver`), so
 only requests that wait on the human belong here: not offers of more work ("let me know
 if you want...") nor checks handed over ("you can now test"). Merged into
 `cues.ASK_SURE` in `lexicon/__init__.py`. Scripts without word spaces (CJK) are matched
@@ -22,6 +22,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bwelche (?:option|variante) (?:bevorzugst|möchtest|willst) du\b",
         r"\bich warte auf deine (?:bestätigung|freigabe|antwort|entscheidung)\b",
         r"\bsobald du (?:das|es) (?:erledigt|ausgeführt|gemacht) hast\b",
+        # "Bitte ... ausführen, danach mache ich weiter": the next step waits on it
+        r"\bbitte\b(?:[^.!?\n]|\.(?=\S)){0,160}?\b(?:danach|dann|anschließend) (?:\w+ )?ich\b",
     ),
     "es": (
         r"\b(?:pega|comparte|envía|envia|pásame|pasame)\b[^.\n]{0,25}?"
@@ -30,6 +32,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bqué opción prefieres\b",
         r"\bespero tu (?:confirmación|respuesta|aprobación|decisión)\b",
         r"\bcuando lo hayas (?:hecho|ejecutado)\b",
+        r"\bconfírm(?:ame|alo|amelo|ame que)\b",
     ),
     "fr": (
         r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",
@@ -56,6 +59,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"완료(?:되면|하시면) 알려 ?주세요",
         r"어떤 (?:옵션|방법|방식)을 (?:원하시|선호하시)",
         r"확인(?:을)? 기다리(?:겠습니다|고 있습니다)",
+        r"주셔야 (?:계속|진행)",
     ),
     "ru": (
         r"\b(?:вставьте|пришлите|скиньте)\b[^.\n]{0,25}?\b(?:вывод|результат|ошибк|лог|скриншот)",
@@ -100,6 +104,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",
         r"\bhangi (?:seçeneği|yöntemi) tercih\w*",
         r"\bonayınızı bekliyorum\b",
+        r"\bsizin (?:\w+ )?(?:\w+manız|\w+meniz) gerek(?:iyor|ir)\b",
     ),
     "pl": (
         r"\b(?:wklej|prześlij|wyślij)(?: tutaj)? (?:wynik|wyjście|błąd|log)\w*",

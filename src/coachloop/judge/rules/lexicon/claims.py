@@ -56,6 +56,7 @@ HEDGE: Lexicon = {
     "de": (
         r"\bsollte(?:n)? (?:\w+ ){0,3}(?:funktionieren|laufen|gehen|passen|durchlaufen|klappen|"
         r"behoben|erledigt|stimmen|grün)",
+        r"\bsollte(?:n)? (?:\w+ ){0,6}(?:lösen|beheben)\b",
         r"\bich gehe davon aus\b",
         r"\bnicht (?:\w+ )?"
         r"(?:geprüft|getestet|verifiziert|ausgeführt|laufen lassen)\b",
@@ -69,7 +70,8 @@ HEDGE: Lexicon = {
         r"\beigentlich\b",
     ),
     "es": (
-        r"\bdebería(?:n)? (?:\w+ ){0,2}(?:funcionar|estar|arreglar|pasar|resolver|ir)",
+        r"\bdebería(?:n)? (?:\w+ ){0,2}(?:funcionar|estar|arreglar|pasar|resolver|ir|cuadrar|"
+        r"coincidir|solucionar)",
         r"\bcreo que\b",
         r"\bprobablemente\b",
         r"\bsupongo\b",

@@ -33,7 +33,9 @@ ERROR_WORDS: Lexicon = {
         r"you['’]?re out of (?:extra )?usage\b|(?:provider|tool call|tool) (?:request )?timed out\b|"
         r"the llm did not conform to the edit format\b|an? (?:unknown|internal|unexpected) error "
         r"(?:has )?occurred\b|(?:\d{3} )?insufficient (?:balance|credits?)\b|"
-        r"execution failed: \d{3}\b|got status: \d{3}\b|"
+        r"execution failed: \d{3}\b|got status: \d{3}\b|cascade error\b|"
+        r"our servers are experiencing (?:high|heavy) (?:traffic|load)\b|"
+        r"(?:we're|we are) having trouble connecting to the model\b|\[response interrupted\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
         r"произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
         r"请求失败|エラーが発生しました|リクエストに失敗|오류가 발생했습니다|ocorreu um erro|"
@@ -68,6 +70,10 @@ ASK_SURE: Lexicon = {
         r"\bneed your (?:ok|okay|go-?ahead|approval|confirmation|sign-off)\b",
         r"\bwaiting for you to\b",
         r"\bonce you'?ve (?:done|run|completed|logged|added|set|created|granted|approved)\b",
+        # the agent's next step waits on the answer (more in `sure.waits_on_request`)
+        r"\bconfirm (?:that )?you want\b",
+        r"\b(?:pick|choose) one\b",
+        r"\b(?:then|and) tell me\b",
     ),
 }
 
@@ -79,12 +85,24 @@ BLOCKED_SURE: Lexicon = {
         r"\bpermission (?:issues?|restrictions?) (?:with|that|are|is|prevent)",
         r"\brequires? (?:administrator|admin|root|sudo|elevated) (?:privileges|rights|access)\b",
         r"\bcan(?:no|')?t proceed (?:because|until|without)\b",
+        r"\bcan(?:no|')?t (?:[\w-]+ ){1,6}until (?:\w+ ){0,3}(?:is|are|gets?|has been|have been) "
+        r"(?:added|restored|fixed|granted|back|available|topped up|renewed|reset)\b",
         r"\byou haven'?t granted\b",
         r"\brequested permissions? to\b",
         r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b",
         r"\boutage\b",
         r"\bservice unavailable\b",
+        r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
     ),
+    # "I can't go on until ...", in the other languages real agents write in
+    "tr": (r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",),
+    "de": (r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",),
+    "es": (r"\bno puedo (?:\w+ ){1,6}hasta que\b",),
+    "fr": (r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",),
+    "pt": (r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",),
+    "it": (r"\bnon posso (?:\w+ ){1,6}finché\b",),
+    "ru": (r"\bне могу (?:\w+ ){1,6}пока\b",),
+    "uk": (r"\bне можу (?:\w+ ){1,6}поки\b",),
 }
 
 # Verification handed to the human: "try it", "reload and check", "to test: ...".

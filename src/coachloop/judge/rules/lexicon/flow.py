@@ -16,8 +16,9 @@ ONGOING: Lexicon = {
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         r"^\w+ing\b[^.\n]{0,60}\bnow\b",
         r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b",
-        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) \w+ing\b",
-        r"\b\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
+        # not "the workaround we're using" (a state), not "tree-shaking now works"
+        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
+        r"\b(?<!-)\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
         r"^(?:next|then)\b",
         r"\s(?<=[.;:]\s)\s*(?:next|then)\b",
         r"\bnext (?:up|step|i'?ll)\b",

@@ -22,7 +22,7 @@ HEDGE_WORLD: Lexicon = {
         r"也许",
     ),
     "ja": (r"はずです", r"はずだ", r"と思います", r"かもしれません", r"見込みです"),
-    "ko": (r"것 같습니다", r"아마", r"될 것입니다", r"것으로 예상"),
+    "ko": (r"것 같습니다", r"아마", r"될 것입니다", r"것으로 예상", r"것으로 보입니다"),
     "ru": (
         r"\bдолжн[оаы]? (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть)",
         r"\bскорее всего\b",
@@ -41,6 +41,7 @@ HEDGE_WORLD: Lexicon = {
         r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar)",
         r"\bprovavelmente\b",
         r"\bacho que\b",
+        r"\bacredito que\b",
         r"\bespero que\b",
     ),
     "it": (

@@ -1,0 +1,172 @@
+"""Sure deliveries: what reaches the human whatever the scorer says.
+
+The run broke (a harness line opening or closing the agent's words, the same lines over
+and over), the human is asked plainly to answer or act, or something outside the
+agent's control is named. False suppression is the costliest mistake, so these are
+read before any score (`route`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from coachloop.core.verdict import MessageType
+from coachloop.judge.rules import lexicon as lx
+from coachloop.judge.rules.classify import Outcome
+from coachloop.judge.rules.features import Features
+from coachloop.scan.index import non_ascii, words_of_part
+from coachloop.scan.lazy import LazyPattern
+
+__all__ = [
+    "ASK_SURE",
+    "BLOCKED_SURE",
+    "ERROR_WORDS",
+    "repetitive",
+    "sure_deliver",
+    "waits_on_request",
+]
+
+ERROR_WORDS = lx.compile_lexicon(lx.cues.ERROR_WORDS)
+ASK_SURE = lx.compile_lexicon(lx.ASK_SURE)  # read with the prose's words
+BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
+
+
+@lru_cache(maxsize=8)  # both the signals and the sure deliveries ask
+def repetitive(prose: str) -> bool:
+    """The same lines of the agent's own words over and over: a model stuck in a loop.
+
+    Read on the prose (code blocks removed, inline code as CODE): fence markers, closing
+    tags and code pasted several times are not a loop, and a line with no word of its own
+    ("- CODE", "---") does not count.
+
+    Lines are counted first and the wordless ones taken out of the counts after: the
+    same counts as leaving them out line by line, with one search per distinct line,
+    and none when no line comes three times (then none of the kept lines does)."""
+    counts: dict[str, int] = {}
+    for line in prose.split("\n", 400):
+        s = line.strip()
+        if s:
+            counts[s] = counts.get(s, 0) + 1
+    if not counts or max(counts.values()) <= 2:
+        return _repeated_sentence(prose)
+    kept = [
+        n for s, n in counts.items() if _WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
+    ]
+    lines = sum(kept)
+    if lines < 6:
+        return False
+    return sum(n for n in kept if n > 2) / lines > 0.3
+
+
+_WORDY = LazyPattern(r"[^\W\d_]{2}")
+_SENTENCE_END = LazyPattern(r"(?<=[.!?。！？])\s*")
+
+
+def _repeated_sentence(prose: str) -> bool:
+    """One sentence over and over on a few lines ("I will now run the tests. I will now
+    run the tests. ..."): the same loop, without line breaks. Read only when the end of
+    the prose recurs (a loop runs on to the end, maybe cut off inside its sentence)."""
+    end = prose.rstrip()
+    if len(end) < 80 or end.count(end[-12:]) < 4:
+        return False
+    counts: dict[str, int] = {}
+    for sentence in _SENTENCE_END.split(end):
+        s = sentence.strip()
+        if len(s) >= 8:
+            counts[s] = counts.get(s, 0) + 1
+    if not counts:
+        return False
+    most = max(counts, key=counts.__getitem__)
+    return counts[most] >= 5 and counts[most] * len(most) >= 0.4 * len(end)
+
+
+_API_ERROR_LINE = LazyPattern(r"^\W{0,3}api error\b")
+
+
+def _error_closing(low_prose: str) -> bool:
+    """The agent's own words end on a line of its harness ("API Error: 529 ...",
+    "[Response interrupted ...]"): the run broke after the work it narrated."""
+    end = low_prose.rstrip()
+    last = end[end.rfind("\n") + 1 :].strip()[:300]
+    return bool(last) and bool(_API_ERROR_LINE.search(last) or ERROR_WORDS.search(last))
+
+
+def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
+    """A reason to deliver whatever the scorer says, or None.
+
+    The run broke, the human is asked plainly, or something outside the agent's
+    control is named: these reach the human (false suppression is the costliest error).
+    """
+    low = f.msg.low_text
+    opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
+    if (
+        outcome.type == "error"
+        or opening
+        or repetitive(f.msg.prose)
+        or _error_closing(f.msg.low_prose)
+    ):
+        return "error"
+    tail = f.msg.low_last_three
+    prose = f.msg.low_prose
+    # the tail's words are the prose's: sentences are cut and joined at spaces; a request
+    # may also sit before a closing list ("could you let me know: 1. ... 2. ...")
+    end = max(len(prose) - 600, 0)
+    # start between words: no word is cut, so the prose's words serve as they are; a cut
+    # word is skipped to its end (not to the next space: a window opening on a word's
+    # first letter, or a word before a newline, would lose the request's first words)
+    while 0 < end < len(prose) and _in_word(prose[end - 1]) and _in_word(prose[end]):
+        end += 1
+    chars = non_ascii(prose)  # the parts' too
+    if (
+        ASK_SURE.search(tail, words_of_part(prose), chars)
+        or ASK_SURE.search(prose[end:], words_of_part(prose, end), chars)
+        or waits_on_request(prose[end:])
+    ):
+        return "question"
+    if BLOCKED_SURE.search(prose) and not f.works_around:
+        return "blocker"
+    return None
+
+
+def _in_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_"  # as the word index reads words (`scan.index`)
+
+
+# "... and I'll re-run it", "..., then tell me and I'll flash it": the agent's next step
+_NEXT_STEP = LazyPattern(r"\b(?:and|then),? (?:tell me,? (?:and )?)?i(?:'ll| will)\b")
+# what a request to the human opens its sentence with (not the agent's "I'll add ...")
+_REQUEST = LazyPattern(
+    r"(?:[-*•] |\d+[.)] )?(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|"
+    r"create|enable|install|restart|paste|share|send|upload|provide|generate|rotate|swap|"
+    r"invite|unlock|log ?in|sign in)\b"
+)
+# "please" anywhere before it; not "if it fails, please let me know and I'll look" (help
+# offered, nothing waited on)
+_PLEASE = LazyPattern(r"\bplease,? (?!let me know\b)")
+_ENDS = (". ", "! ", "? ", ": ", "\n")
+
+
+def waits_on_request(low: str) -> bool:
+    """A request to the human, then the agent's next step said to follow it, in one
+    sentence of the lowercased prose `low`: "Confirm and I'll apply it", "Add the key in
+    the settings and I'll re-run the batch", "please connect the board, then tell me
+    and I'll flash it". A dot inside a word (a host, a file) does not end the sentence."""
+    if "i'll" not in low and "i will" not in low:
+        return False
+    for m in _NEXT_STEP.finditer(low):
+        at = m.start()
+        floor = max(at - 200, 0)
+        start = -1
+        for end in _ENDS:
+            found = low.rfind(end, floor, at)
+            if found != -1:
+                start = max(start, found + len(end))
+        if start == -1:
+            if floor:
+                continue  # the sentence opens out of reach
+            start = 0
+        while start < at and low[start] == " ":
+            start += 1
+        if _REQUEST.match(low, start) or _PLEASE.search(low, start, at):
+            return True
+    return False

@@ -1,0 +1,95 @@
+"""The stops the helper-written blind sets showed sent back, on messages written here.
+
+A request whose answer the agent's next step waits on ("Confirm and I'll apply it"),
+the harness's line closing the agent's words, one sentence over and over on one line,
+and "I can't go on until ...": each reaches the human whatever the scorer says; and
+the words that read like work under way but are not ("Existing tests:", "the
+workaround we're using").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.core.judge_input import JudgeInput
+from coachloop.judge import make_judge
+
+JUDGE = make_judge()
+
+
+def _reads(text: str, prompt: str = "handle the migration") -> tuple[str, str]:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
+    return verdict.type, verdict.route
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The dry run above touched 1,204 rows. Running it for real rewrites them and cannot "
+        "be undone. Confirm and I'll run it without --dry-run.",
+        "I'll need to drop `orders_old` (2.1 GB) to free the space. Confirm you want this on "
+        "production and I'll apply it.",
+        "Both libraries can do it:\n1. **zod**: smaller.\n2. **yup**: already in the repo.\n\n"
+        "Pick one and I'll wire it in.",
+        "The serial port is not there (`ls /dev/ttyUSB*` finds nothing). Please connect the "
+        "board, then tell me and I'll flash it.",
+        "The deploy key only has read access. Add it as a write key in the repository "
+        "settings (Settings > Deploy keys) and I'll push the tag.",
+        "Bitte lege den API-Schlüssel in `.env` an, danach starte ich den Import erneut.",
+    ],
+)
+def test_a_request_the_next_step_waits_on_reaches_the_human(text: str) -> None:
+    kind, route = _reads(text)
+    assert route == "deliver", text
+    assert kind in ("question", "blocker"), text
+
+
+def test_an_offer_of_help_if_it_fails_is_not_a_request() -> None:
+    text = (
+        "The dev server should be running now. If you still see the error, please let me "
+        "know and I'll look into it."
+    )
+    kind, route = _reads(text, "fix the dev server")
+    assert (kind, route) == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        'API Error: 529 {"type":"error","error":{"type":"overloaded_error"}}',
+        "[Response interrupted: the model reached the maximum output token limit]",
+        "Our servers are experiencing high traffic right now, please try again in a minute.",
+    ],
+)
+def test_a_harness_line_closing_the_message_is_an_error(closing: str) -> None:
+    text = f"Next I'll update the remaining call sites of `parseDate`.\n\n{closing}"
+    assert _reads(text) == ("error", "deliver")
+
+
+def test_one_sentence_over_and_over_on_one_line_is_a_loop() -> None:
+    text = "I will now run the test suite to verify the changes. " * 8
+    assert _reads(text) == ("error", "deliver")
+    # said twice, it is narration
+    assert _reads("I will now run the test suite to verify the changes. " * 2)[1] == "continue"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The feature code is finished, but I can't verify the end-to-end flow until credits "
+        "are added to the OpenAI account.",
+        "Die Migration ist bereit, aber ich kann sie erst ausführen, wenn das VPN wieder "
+        "erreichbar ist.",
+        "La migración está lista, pero no puedo ejecutarla hasta que vuelva la conexión.",
+    ],
+)
+def test_i_cannot_go_on_until_is_for_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver", text
+
+
+def test_adjectives_and_labels_are_not_work_under_way() -> None:
+    text = (
+        "Fixed the off-by-one in `lru.go` (evict when `len > cap`).\n\nTesting\n"
+        "- `go test ./pkg/cache/ -race`\n\n```\nok  \tgithub.com/acme/relay/pkg/cache\t1.204s\n```"
+    )
+    assert _reads(text, "fix the cache eviction") == ("completion", "deliver")
