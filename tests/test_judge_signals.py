@@ -5,8 +5,8 @@ from __future__ import annotations
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
-from coachloop.judge.rules.text import Message
 from coachloop.judge.rules.sure import sure_deliver
+from coachloop.judge.rules.text import Message
 
 
 def _sure(text: str, prompt: str | None = None) -> str | None:

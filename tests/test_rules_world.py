@@ -15,8 +15,8 @@ from coachloop.core.judge_input import JudgeInput
 from coachloop.judge import make_judge
 from coachloop.judge.rules.classify import classify
 from coachloop.judge.rules.features import Features
-from coachloop.judge.rules.text import Message
 from coachloop.judge.rules.sure import sure_deliver
+from coachloop.judge.rules.text import Message
 
 JUDGE = make_judge()
 

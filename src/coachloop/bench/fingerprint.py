@@ -27,8 +27,8 @@ def fingerprint(row_id: str, item: Any) -> dict[str, Any]:
     from coachloop.judge.rules import RulesJudge
     from coachloop.judge.rules.classify import classify
     from coachloop.judge.rules.features import Features
-    from coachloop.judge.rules.text import Message
     from coachloop.judge.rules.sure import sure_deliver
+    from coachloop.judge.rules.text import Message
     from coachloop.judge.rules.vector import signals
 
     verdict = RulesJudge().judge(item)

@@ -76,8 +76,8 @@ def examples(rows: Sequence[BenchRow], weight: float = 1.0) -> list[Example]:
     from coachloop.coach.skills import all_skills, detect_skill
     from coachloop.judge.rules.classify import classify
     from coachloop.judge.rules.features import Features
-    from coachloop.judge.rules.text import Message
     from coachloop.judge.rules.sure import sure_deliver
+    from coachloop.judge.rules.text import Message
     from coachloop.judge.rules.vector import signals
     from coachloop.judge.rules.wording import wording
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 from coachloop.core.judge_input import JudgeInput
-from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
 from coachloop.judge.rules.features import Features, prompt_kind
