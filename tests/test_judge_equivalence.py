@@ -19,7 +19,9 @@ documents named in the other languages as reports, the harness's own lines witho
 funcionar" and Turkish "çalışmalı" read as hedges, and more of the harnesses' own lines,
 and for the stops of `test_rules_waits.py`: requests the next step waits on, a harness
 line closing the message, one sentence in a loop, "can't ... until", labels that read like
-work under way, and a sure request typed a blocker when the work is blocked)
+work under way, and a sure request typed a blocker when the work is blocked; and for work
+under way and requests to the human in more languages: nl, hi, ar, and more forms in ja,
+ko, ru, uk, pt, it, vi, id, tr, pl, de, es, fr)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

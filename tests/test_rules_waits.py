@@ -93,3 +93,36 @@ def test_adjectives_and_labels_are_not_work_under_way() -> None:
         "- `go test ./pkg/cache/ -race`\n\n```\nok  \tgithub.com/acme/relay/pkg/cache\t1.204s\n```"
     )
     assert _reads(text, "fix the cache eviction") == ("completion", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ik heb de parser omgezet naar `lark`. Nu ga ik verder met de foutmeldingen.",
+        "Sto aggiornando i test di `FatturaService` per il nuovo repository in memoria.",
+        "Estou migrando os handlers para o novo cliente HTTP; já converti 4 de 9.",
+        "Zaczynam od modułu `auth`, potem przejdę do `billing`.",
+        "Запускаю миграции на тестовой базе, потом проверю индексы.",
+        "`CartService` 리팩터링은 절반쯤 끝났고, 나머지는 옮기는 중입니다.",
+        "मैं अब `OrderService` के लिए tests लिख रहा हूँ।",
+        "Şimdi `OrderService` için testleri yazıyorum.",
+    ],
+)
+def test_work_under_way_in_more_languages_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue"), text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sertifikanın süresi dolmuş. Yeni sertifikayı yüklemeniz gerekiyor; sonra işi tekrar "
+        "çalıştıracağım.",
+        "Görev listesini onaylarsanız ilk görevden başlayacağım.",
+        "Chứng chỉ đã hết hạn. Bạn cần liên hệ nhà cung cấp; khi xong mình sẽ chạy lại job.",
+        "कृपया नया build चलाकर बताइए कि crash अब भी आ रहा है या नहीं।",
+        "Kun je de API-sleutel in `.env` zetten? Daarna ga ik verder met de import.",
+        "يرجى إضافة مفتاح API إلى ملف `.env` ثم سأعيد تشغيل المهمة.",
+    ],
+)
+def test_requests_in_more_languages_reach_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver", text

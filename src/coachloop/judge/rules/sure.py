@@ -86,9 +86,18 @@ _API_ERROR_LINE = LazyPattern(r"^\W{0,3}api error\b")
 def _error_closing(low_prose: str) -> bool:
     """The agent's own words end on a line of its harness ("API Error: 529 ...",
     "[Response interrupted ...]"): the run broke after the work it narrated."""
-    end = low_prose.rstrip()
-    last = end[end.rfind("\n") + 1 :].strip()[:300]
-    return bool(last) and bool(_API_ERROR_LINE.search(last) or ERROR_WORDS.search(last))
+    end = len(low_prose.rstrip())
+    start = low_prose.rfind("\n", 0, end) + 1
+    while start < end and low_prose[start] in " \t":
+        start += 1
+    last = low_prose[start : min(end, start + 300)]
+    if not last:
+        return False
+    # the prose's words and characters cover the line's: it is a slice of the prose
+    words = words_of_part(low_prose, start, start + len(last))
+    return bool(
+        _API_ERROR_LINE.search(last) or ERROR_WORDS.search(last, words, non_ascii(low_prose))
+    )
 
 
 def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:

@@ -92,6 +92,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbáo (?:cho )?tôi (?:khi|sau khi)\b",
         r"\bbạn muốn (?:chọn )?(?:phương án|cách) nào\b",
         r"\bchờ (?:bạn )?xác nhận\b",
+        r"\bbạn cần\b",  # "you need to ..."
     ),
     "id": (
         r"\b(?:tempel|tempelkan|kirim|kirimkan|bagikan)\b[^.\n]{0,25}?\b(?:output|hasil|error|log)",
@@ -104,7 +105,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",
         r"\bhangi (?:seçeneği|yöntemi) tercih\w*",
         r"\bonayınızı bekliyorum\b",
-        r"\bsizin (?:\w+ )?(?:\w+manız|\w+meniz) gerek(?:iyor|ir)\b",
+        r"\b\w+(?:manız|meniz) gerek(?:iyor|ir|ecek)\b",  # "you need to ..."
+        r"\bonaylarsanız\b",  # "if you approve, ..."
     ),
     "pl": (
         r"\b(?:wklej|prześlij|wyślij)(?: tutaj)? (?:wynik|wyjście|błąd|log)\w*",
@@ -112,4 +114,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bktórą opcję (?:wybierasz|wolisz)\b",
         r"\bczekam na (?:twoje|twoją|pana|pani) (?:potwierdzenie|odpowiedź|decyzję)\b",
     ),
+    "nl": (r"\blaat (?:me|het) weten\b", r"\bkun je\b", r"\bkunt u\b"),
+    # Devanagari's vowel signs are not word characters: plain substrings
+    "hi": (r"कृपया", r"बताइए", r"बताएं", r"दीजिए"),
+    "ar": (r"يرجى", r"من فضلك", r"الرجاء"),
 }

@@ -50,12 +50,15 @@ ONGOING: Lexicon = {
         r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
         r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
         r"läuft gerade|in arbeit|weiter mit)\b",
+        r"\bfehlen noch\b",
+        r"\b(?:mache|kümmere) ich (?:mich )?(?:jetzt|als nächstes)\b",
     ),
     "es": (
         r"\b(?:me falta|queda pendiente|me encargo|después)\b",
         r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",
+        r"\bempiezo (?:por|con)\b",
     ),
     "fr": (
         r"\bje passe\b",
@@ -66,6 +69,8 @@ ONGOING: Lexicon = {
         r"\b(?:je |j')(?:relance|lance|ajoute|corrige|regarde|teste|modifie|mets|refais|réécris|vérifie|écris|migre|examine)\b",
         r"\b(?:je corrige|je reviens|je vais|ensuite|en cours|je continue|je m'occupe|"
         r"je passe à)\b",
+        r"\bje commence\b",
+        r"\bil reste à\b",
     ),
 }
 
