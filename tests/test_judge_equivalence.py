@@ -21,7 +21,9 @@ and for the stops of `test_rules_waits.py`: requests the next step waits on, a h
 line closing the message, one sentence in a loop, "can't ... until", labels that read like
 work under way, and a sure request typed a blocker when the work is blocked; and for work
 under way and requests to the human in more languages: nl, hi, ar, and more forms in ja,
-ko, ru, uk, pt, it, vi, id, tr, pl, de, es, fr)
+ko, ru, uk, pt, it, vi, id, tr, pl, de, es, fr; and for a stand-in called done read in
+more forms and languages (`rules/stand_in.py`) and sent back without a score, a commit
+beside a hedge no longer counting as evidence, and hedges in nl, pl, ru, pt, fr, de)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -1,10 +1,11 @@
-"""The stops the helper-written blind sets showed sent back, on messages written here.
+"""The stops the helper-written blind sets showed misjudged, on messages written here.
 
 A request whose answer the agent's next step waits on ("Confirm and I'll apply it"),
 the harness's line closing the agent's words, one sentence over and over on one line,
-and "I can't go on until ...": each reaches the human whatever the scorer says; and
-the words that read like work under way but are not ("Existing tests:", "the
-workaround we're using").
+and "I can't go on until ...": each reaches the human whatever the scorer says; the
+words that read like work under way but are not ("Existing tests:", "the workaround
+we're using"); work under way and requests in more languages; and the other way, a
+stand-in called done and hedged claims in more languages, sent back.
 """
 
 from __future__ import annotations
@@ -126,3 +127,46 @@ def test_work_under_way_in_more_languages_goes_back(text: str) -> None:
 )
 def test_requests_in_more_languages_reach_the_human(text: str) -> None:
     assert _reads(text)[1] == "deliver", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The importer is done:\n- `import/parse.py` reads the CSV\n- `import/load.py` upserts "
+        "the rows, with the exchange rates from a fixed table (TODO: fetch them from the ECB "
+        "feed)\n\nThe pipeline is ready to run.",
+        "Listo: el endpoint `GET /facturas/:id/pdf` ya existe. Por ahora devuelve un PDF de "
+        "ejemplo fijo, falta conectarlo con los datos del pedido. La tarea está completa.",
+        "Gotowe: przycisk eksportu działa. Na razie `export_pdf` zwraca pusty dokument. "
+        "Commit 51ac0b2 feat: eksport do PDF",
+    ],
+)
+def test_a_stand_in_called_done_goes_back(text: str) -> None:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="build the export"))
+    assert (verdict.type, verdict.route) == ("status", "continue"), text
+    assert any(p.kind == "placeholder" for p in verdict.problems), verdict.problems
+
+
+def test_a_todo_in_the_code_shown_is_not_a_stand_in() -> None:
+    text = (
+        "Backoff added in `retry.ts`:\n\n```ts\n// TODO: tune the jitter once we see prod "
+        "traffic\nconst delay = Math.min(base * 2 ** attempt, maxDelay);\n```\n\n```\n$ npx "
+        "vitest run\n Test Files  4 passed (4)\n      Tests  31 passed (31)\n```"
+    )
+    assert _reads(text, "add backoff to the upload retries") == ("completion", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ich habe die Rundung in `PriceCalculator` korrigiert. Das sollte das Problem mit den "
+        "Cent-Differenzen lösen.",
+        "Corrigi o CORS no backend. Agora o frontend deve conseguir chamar a API sem erros.",
+        "Переписал запрос ленты на keyset-пагинацию. Должно стать заметно быстрее.",
+        "Poprawiłem eksport: plik powinien przechodzić walidację.",
+        "Ik heb de berekening aangepast. Het zou nu moeten werken.",
+        "J'ai ajouté `durable=True` à la file, ce qui devrait résoudre la perte de messages.",
+    ],
+)
+def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
+    assert _reads(text, "fix it")[1] == "continue", text

@@ -21,6 +21,7 @@ from functools import lru_cache
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.judge.rules.features import Features, asks_question, requests_action
+from coachloop.judge.rules.stand_in import stand_in
 from coachloop.judge.rules.target import off_target
 from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
@@ -36,16 +37,6 @@ _REPRO = Scanner(
     r"воспроизвед|відтвор|riprodu|复现|重现|再現|재현",
     re.I,
     whole=True,
-)
-# The claimed work admitted to be a stand-in: a claim with it does not hold up.
-# Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
-_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
-_PLACEHOLDER = LazyPattern(
-    r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
-    r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
-    r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
-    r"\b(?:left|is|as|with) (?:a |an )?(?:placeholder|stub)(?: implementation| body| function)?\b|"
-    r"\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
 )
 _REPORT = Scanner(
     r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
@@ -174,10 +165,9 @@ def _claim_problems(
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
-    low = f.msg.low_prose
-    stub = _PLACEHOLDER.search(low) if any(map(low.__contains__, _STUB_WORDS)) else None
+    stub = stand_in(f.msg.prose, f.msg.low_prose)
     if stub:
-        problems.append(Problem(kind="placeholder", detail="a stub", quote=stub.group(0)))
+        problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))
     target = off_target(ev, f.msg.code_blocks)
     if target:
         problems.append(Problem(kind="off_target", detail=target))

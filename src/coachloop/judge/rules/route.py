@@ -68,6 +68,16 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
         }.get(sure, outcome.reason)
         return Outcome(sure, 0.85, why)
 
+    stub = [p for p in outcome.problems if p.kind == "placeholder"]
+    if stub:
+        # a stand-in called done, admitted in the agent's own words or code: no score
+        # weighs it (the real data never shows one), and nothing in it asks the human
+        return Outcome(
+            "status",
+            0.8,
+            "a completion claim that does not hold up: it calls a stand-in done",
+            list(outcome.problems),
+        )
     on = signals(f, item, outcome)
     lean = scorer.said_weight(wording(f, item))
     p = scorer.probability(on, lean)

@@ -239,6 +239,12 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "error_words": f.error_anywhere,
         "repetition": repetitive(msg.prose),
     }
+    if f.hedges and not (ev.tests_ok or outputs or ev.exit_codes or ev.successes):
+        # a commit, a pull request or a push delivers the change, it does not show it
+        # working: hedged, the claim has nothing to stand on ("ought to fix it. Commit ...")
+        for name in ("commit", "pull_request", "pushed", "evidence"):
+            flags[name] = False
+        shown = False
     on.update(name for name, value in flags.items() if value)
     claim = f.done or bool(f.asserted) or "done_opening" in on
     proof = shown or "pushed" in on or "commit" in on or "pull_request" in on

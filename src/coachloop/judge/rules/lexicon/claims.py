@@ -56,7 +56,7 @@ HEDGE: Lexicon = {
     "de": (
         r"\bsollte(?:n)? (?:\w+ ){0,3}(?:funktionieren|laufen|gehen|passen|durchlaufen|klappen|"
         r"behoben|erledigt|stimmen|grün)",
-        r"\bsollte(?:n)? (?:\w+ ){0,6}(?:lösen|beheben)\b",
+        r"\bsollte(?:n)? (?:[\w-]+ ){0,6}(?:lösen|beheben)\b",
         r"\bich gehe davon aus\b",
         r"\bnicht (?:\w+ )?"
         r"(?:geprüft|getestet|verifiziert|ausgeführt|laufen lassen)\b",
@@ -84,7 +84,8 @@ HEDGE: Lexicon = {
         r"\bparece que funciona\b",
     ),
     "fr": (
-        r"\bdevrai(?:t|ent) (?:\w+ ){0,2}(?:marcher|fonctionner|être|passer|régler|corriger)",
+        r"\bdevrai(?:t|ent) (?:\w+ ){0,2}(?:marcher|fonctionner|être|passer|régler|corriger|"
+        r"résoudre)",
         r"\bnormalement\b",
         r"\bje pense\b",
         r"\bje crois\b",

@@ -24,7 +24,7 @@ HEDGE_WORLD: Lexicon = {
     "ja": (r"はずです", r"はずだ", r"と思います", r"かもしれません", r"見込みです"),
     "ko": (r"것 같습니다", r"아마", r"될 것입니다", r"것으로 예상", r"것으로 보입니다"),
     "ru": (
-        r"\bдолжн[оаы]? (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть)",
+        r"\bдолжн[оаы]? (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть|стать)",
         r"\bскорее всего\b",
         r"\bнаверное\b",
         r"\bвероятно\b",
@@ -38,7 +38,7 @@ HEDGE_WORLD: Lexicon = {
         r"\bймовірно\b",
     ),
     "pt": (
-        r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar)",
+        r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar|conseguir)",
         r"\bprovavelmente\b",
         r"\bacho que\b",
         r"\bacredito que\b",
@@ -53,7 +53,8 @@ HEDGE_WORLD: Lexicon = {
     "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
     "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
     "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
-    "pl": (r"\bpowinno (?:\w+ )?(?:działać|być)", r"\bprawdopodobnie\b"),
+    "pl": (r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)", r"\bprawdopodobnie\b"),
+    "nl": (r"\bzou (?:\w+ ){0,3}moeten (?:werken|lukken)\b", r"\bwaarschijnlijk\b", r"\bik denk\b"),
 }
 
 DONE_WORLD: Lexicon = {

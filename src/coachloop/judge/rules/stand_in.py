@@ -1,0 +1,62 @@
+"""A stand-in called done: the claimed work admits a placeholder where the real thing goes.
+
+Read only from signs a writer puts there on purpose, never from a word that merely names
+a placeholder ("the input's placeholder text", "mock the client in the tests"):
+- a stand-in said in so many words ("returns an empty list for now", "left as a stub",
+  "the real implementation is still a TODO");
+- a TODO note in capitals with its colon in the agent's own words ("TODO: replace with
+  live rates"); not in the code shown, where it may note a later improvement, nor a body
+  that refuses to run (an abstract method raises NotImplementedError by design);
+- a stand-in said to be temporary, in the languages real agents write in: a word for
+  "for now" and, in the same stretch of prose, one for a stand-in ("por ahora devuelve un
+  PDF de ejemplo fijo", "na razie zwraca pusty dokument", "untuk sementara data dummy").
+"""
+
+from __future__ import annotations
+
+from coachloop.scan.lazy import LazyPattern
+
+__all__ = ["stand_in"]
+
+# Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
+_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
+_PLACEHOLDER = LazyPattern(
+    r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
+    r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
+    r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
+    r"\b(?:left|is|as|with) (?:a |an )?(?:no-op |empty )?(?:placeholder|stub)"
+    r"(?: implementation| body| function)?\b|\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
+)
+_TODO_NOTE = LazyPattern(r"\bTODO(?:\([^)\n]{0,40}\))?:")
+# "for now", and the stand-ins it qualifies, read on the lowercased prose
+_FOR_NOW = LazyPattern(
+    r"\b(?:for now|for the moment|por ahora|de momento|por el momento|per ora|per il momento|"
+    r"na razie|untuk sementara|por enquanto|pour l'instant|pour le moment|vorerst|vorläufig|"
+    r"voorlopig|şimdilik|tạm thời|временно|пока что|тимчасово)\b|暂时|临时|一時的|暫定|임시로"
+)
+_STAND_IN = LazyPattern(
+    r"\b(?:stub|mock|mocked|dummy|placeholder|hard-?coded|fake|no-op|ejemplo|esempio|przykładow\w*|"
+    r"fijo|fisso|pust\w+|vacío|vuoto|vazio|leer|sempre|siempre|zawsze|contoh|tiruan|"
+    r"sahte|örnek|заглушк\w*|фиктивн\w*|nep|statisch)\b|假数据|固定|ダミー|더미|랜덤"
+)
+_REACH = 100  # characters either side of "for now" that its stand-in may sit in
+
+
+def stand_in(prose: str, low_prose: str) -> str | None:
+    """The words that admit a stand-in in a message's prose (`low_prose`: lowercased),
+    or None."""
+    if any(map(low_prose.__contains__, _STUB_WORDS)):
+        said = _PLACEHOLDER.search(low_prose)
+        if said:
+            return said.group(0)
+    if "TODO" in prose:
+        note = _TODO_NOTE.search(prose)
+        if note:
+            end = prose.find("\n", note.end())
+            return prose[note.start() : end if end != -1 else len(prose)][:120]
+    for m in _FOR_NOW.finditer(low_prose):
+        start, end = max(m.start() - _REACH, 0), m.end() + _REACH
+        near = _STAND_IN.search(low_prose, start, end)
+        if near:
+            return low_prose[min(m.start(), near.start()) : max(m.end(), near.end())]
+    return None
