@@ -85,6 +85,10 @@ def test_one_call_carries_the_prompt_context_and_forced_tool(key: str) -> None:
     # is its result, the harness's retry lines are errors
     assert "calls a placeholder done" in body["system"]
     assert "asked for a reproduction" in body["system"] and "Retrying in" in body["system"]
+    # and a request the next step waits on, a harness line closing the message, a TODO
+    assert "the agent's next step waits on" in body["system"]
+    assert "closes a message that narrated work" in body["system"]
+    assert "stand-in said to be temporary" in body["system"]
     assert body["tools"] == [
         {
             "name": ANSWER_TOOL,

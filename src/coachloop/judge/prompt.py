@@ -28,7 +28,9 @@ approval or permission to proceed. A request addressed to the human is a questio
 without a question mark: "run this in your terminal and tell me when it's done", \
 "paste the output here", "add the key in the settings, then reply 'done'", "let me know \
 when you've logged in", "awaiting your OK to ...", a request followed by a closing \
-list of things to check, a list of options after a request that can't be done as asked. \
+list of things to check, a list of options after a request that can't be done as asked, \
+a request the agent's next step waits on ("Confirm and I'll apply it", "Pick one and \
+I'll continue", "top up the billing and I'll re-run the batch"). \
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
@@ -40,7 +42,8 @@ COMPLETION: the agent says it is done but
 "might need"), or
   * asserts verification without showing it ("all tests pass" with no runner output), or
   * shows evidence that contains failures (failed tests, errors, non-zero exits), or
-  * calls a placeholder done ("returns True for now", "real logic TODO", a stub), or
+  * calls a placeholder done ("returns True for now", "real logic TODO", a stub, \
+"TODO: ..." in its own words, a stand-in said to be temporary in any language), or
   * lacks the evidence the active skill or plan requires (e.g. no test run for a \
 build, no PR link when a PR was asked for).
   For a rejected completion set rejected_completion to true.
@@ -61,7 +64,9 @@ agent's OWN model or account are errors whatever their wording: "stream disconne
 "an error occurred while processing your request, try again later", "Sorry, your \
 request failed", retry logs ("Retrying in 8 seconds… (attempt 4/10)"), "usage limit \
 reached", "credit balance is too low", "conversation too long", "[Request interrupted \
-by user]", "please log in", 429/5xx from the model provider. Quota or credentials of \
+by user]", "please log in", 429/5xx from the model provider, also when such a line \
+closes a message that narrated work ("Next I'll update the tests. API Error: 529 \
+overloaded"). Quota or credentials of \
 a service the TASK uses is a blocker.
 
 The message may be in any language; judge it the same way. When unsure whether the \
