@@ -170,3 +170,23 @@ def test_a_todo_in_the_code_shown_is_not_a_stand_in() -> None:
 )
 def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
     assert _reads(text, "fix it")[1] == "continue", text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll do it in three steps:\n\n1. Move the parser into `importer/parse.py`\n2. Add tests "
+        "for the quoting cases\n3. Switch the view over to the new module\n\nStarting with step 1.",
+        "The type errors are down from 47 to 12 after fixing `User`. The rest are all in "
+        "`src/legacy/`, working through them.",
+        "No tengo permisos para escribir en `/var/log/app/`, así que configuro el logger para "
+        "que escriba en `./logs/` y sigo con la reproducción.",
+    ],
+)
+def test_more_work_under_way_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue"), text
+
+
+def test_a_number_going_down_is_not_a_service_down() -> None:
+    text = "Lint warnings are down from 212 to 9 after `ruff --fix`; the 9 left need a rename."
+    assert _reads(text)[0] != "blocker"

@@ -98,7 +98,7 @@ _SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
 def _gerund_opening(text: str) -> bool:
     """A sentence opening with a gerund and no finite verb: "Running the suite now." """
     for m in _GERUND_OPENING.finditer(text):
-        if text.startswith((" - ", ":"), m.end()):
+        if text.startswith((" - ", ":", "\n"), m.end()) or m.end() == len(text):
             continue  # a label or a heading over a list ("Testing - CODE"), not a step
         end = text.find(".", m.end())
         if not _FINITE.search(text[m.end() : end if end != -1 else len(text)]):
@@ -117,7 +117,10 @@ _BLOCKED_PLAIN = Scanner(
 )
 _WORKAROUND = LazyPattern(
     r"\binstead\b|\bwork(?:ing)? ?around\b|\bfall(?:ing)? back\b|\bstattdessen\b|"
-    r"\ben su lugar\b|\bà la place\b|\bвместо\b|\binvece\b|\bem vez\b|改用|换成|代わりに"
+    r"\ben su lugar\b|\bà la place\b|\bвместо\b|\binvece\b|\bem vez\b|改用|换成|代わりに|"
+    # "no write access to /var/log, so I log to ./logs": the agent's own way on
+    r"\bso (?:i'll|i will|let me)\b|\basí que\b|\bdonc je\b|\bquindi\b|\bentão vou\b|\bwięc\b|"
+    r"\bпоэтому\b|\bтому\b"
 )
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
@@ -245,12 +248,15 @@ class Features:
     @lazy
     def ongoing_tail(self) -> bool:
         """Work under way is announced at the end of the message."""
-        tail = " ".join(self.msg.sentences[-2:]) if self.msg.sentences else ""
+        last = self.msg.sentences[-2:]
+        tail = " ".join(last)
         low = tail.lower()
         return bool(
             # the tail's words are the prose's: sentences are cut and joined at spaces
             ONGOING.search(low, words_of_part(self.msg.low_prose), non_ascii(self.msg.low_prose))
-            or _gerund_opening(tail)
+            # one sentence per line: each opens as a sentence, also where the prose cut it at
+            # a line end without a stop ("3. Switch the view over", "Starting with step 1.")
+            or _gerund_opening("\n".join(last))
             or self.msg.text.rstrip().endswith((":", "："))  # the full-width one: CJK
             or ("need" in low and _NOTE_TO_SELF.search(low))
             or self._lone_heading

@@ -89,7 +89,8 @@ BLOCKED_SURE: Lexicon = {
         r"(?:added|restored|fixed|granted|back|available|topped up|renewed|reset)\b",
         r"\byou haven'?t granted\b",
         r"\brequested permissions? to\b",
-        r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b",
+        # not a number going down ("errors are down from 47 to 12")
+        r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b(?! (?:from|to|by)\b)",
         r"\boutage\b",
         r"\bservice unavailable\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",

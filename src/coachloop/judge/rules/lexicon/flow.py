@@ -43,7 +43,7 @@ ONGOING: Lexicon = {
         r"\bcome after\b",
         r"\bso far\b",
         r"\bre-?running\b",
-        r"\bgoing through\b",
+        r"\b(?:going|working) through\b",
     ),
     "de": (
         r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach)\b",
