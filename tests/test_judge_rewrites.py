@@ -312,3 +312,13 @@ def test_markdown_marks_stay_linear_when_one_mark_is_missing() -> None:
     for unit in ("x ```\n", "```\nx\n```\n", "y ~~~\n"):
         small, large = cpu(unit * 2_000), cpu(unit * 8_000)
         assert large < 9 * max(small, 1e-4), (unit, small, large)
+
+
+def test_the_for_now_words_are_in_every_match() -> None:
+    import re as _re
+
+    from coachloop.judge.rules import stand_in
+
+    source = stand_in._FOR_NOW.source.replace(r"\b", "")
+    alternatives = {a for a in _re.split(r"\(\?:|\)|\|", source) if a}
+    assert alternatives == set(stand_in._FOR_NOW_WORDS)

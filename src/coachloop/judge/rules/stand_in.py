@@ -40,6 +40,14 @@ _STAND_IN = LazyPattern(
     r"sahte|örnek|заглушк\w*|фиктивн\w*|nep|statisch)\b|假数据|固定|ダミー|더미|랜덤"
 )
 _REACH = 100  # characters either side of "for now" that its stand-in may sit in
+# One of these is in every `_FOR_NOW` match: most prose holds none, and is not searched
+# (the pattern opens on a word boundary, which `re` tries at every character).
+_FOR_NOW_WORDS = (
+    "for now", "for the moment", "por ahora", "de momento", "por el momento", "per ora",
+    "per il momento", "na razie", "untuk sementara", "por enquanto", "pour l'instant",
+    "pour le moment", "vorerst", "vorläufig", "voorlopig", "şimdilik", "tạm thời",
+    "временно", "пока что", "тимчасово", "暂时", "临时", "一時的", "暫定", "임시로",
+)  # fmt: skip
 
 
 def stand_in(prose: str, low_prose: str) -> str | None:
@@ -54,6 +62,8 @@ def stand_in(prose: str, low_prose: str) -> str | None:
         if note:
             end = prose.find("\n", note.end())
             return prose[note.start() : end if end != -1 else len(prose)][:120]
+    if not any(map(low_prose.__contains__, _FOR_NOW_WORDS)):
+        return None
     for m in _FOR_NOW.finditer(low_prose):
         start, end = max(m.start() - _REACH, 0), m.end() + _REACH
         near = _STAND_IN.search(low_prose, start, end)
