@@ -54,6 +54,11 @@ def test_sentence_split_matches_the_plain_pattern() -> None:
     for text in TEXTS:
         prose = Message(text).prose
         assert views._SENTENCE_END.split(prose) == plain.split(prose)
+    # and with the full-width stops that need no space after them (Chinese, Japanese)
+    cjk = re.compile(r"(?<=[.!?…])\s+|\n+|(?<=[。！？])\s*")
+    for text in [*TEXTS, "修好了。现在可以用了！还有问题吗？ 好的", "完了しました。次は？\n終わり"]:
+        prose = Message(text).prose
+        assert views._SENTENCE_END_CJK.split(prose) == cjk.split(prose), prose
 
 
 def test_prose_matches_every_removal_applied() -> None:

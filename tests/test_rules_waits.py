@@ -190,3 +190,13 @@ def test_more_work_under_way_goes_back(text: str) -> None:
 def test_a_number_going_down_is_not_a_service_down() -> None:
     text = "Lint warnings are down from 212 to 9 after `ruff --fix`; the 9 left need a rename."
     assert _reads(text)[0] != "blocker"
+
+
+def test_full_width_stops_end_sentences_without_a_space() -> None:
+    # a direct answer whose first sentence announces the look: the ending is what counts
+    text = (
+        "我来看一下这个类型错误。问题在于 `SelectItem` 的 `value` 必须是字符串，"
+        "而这里传入的是数字。把它改成 `String(index + 1)` 即可解决这个错误。"
+    )
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="这个类型错误怎么解决？"))
+    assert (verdict.type, verdict.route) == ("completion", "deliver")

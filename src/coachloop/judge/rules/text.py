@@ -26,6 +26,10 @@ _TAGS = LazyPattern(r"<(\w+)[^>]*>.*?</\1>", re.S)
 # Whitespace after [.!?…], or newlines: written as `(?<=[.!?…])\s+|\n+` would match
 # the same, but opening on `\s` lets `re` skip every other character at once.
 _SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)")
+# The same, and after a full-width stop, which Chinese and Japanese write with no space
+# after it: read only on prose that holds one (a lookbehind is tried at every character).
+_SENTENCE_END_CJK = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)|(?<=[。！？])\s*")
+_CJK_STOPS = ("。", "！", "？")
 _PARAGRAPH = LazyPattern(r"\n[ \t]*\n")
 _QUOTE_OPENERS = ('"', "“", "«", "„")
 
@@ -99,7 +103,9 @@ class Message:
 
     @lazy
     def sentences(self) -> list[str]:
-        parts = (s.strip() for s in _SENTENCE_END.split(self.prose))
+        prose = self.prose
+        cjk = not prose.isascii() and any(map(prose.__contains__, _CJK_STOPS))
+        parts = (s.strip() for s in (_SENTENCE_END_CJK if cjk else _SENTENCE_END).split(prose))
         return [s for s in parts if s]
 
     @lazy
