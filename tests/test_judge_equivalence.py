@@ -26,7 +26,9 @@ more forms and languages (`rules/stand_in.py`) and sent back without a score, a 
 beside a hedge no longer counting as evidence, and hedges in nl, pl, ru, pt, fr, de; and
 for a gerund opening a sentence the prose cut at a line end, the agent's own way on in
 more words, and "errors are down from 47" no longer a service down; and for sentences ended
-by a full-width stop with no space after it, as Chinese and Japanese write them)
+by a full-width stop with no space after it, as Chinese and Japanese write them; and for
+French "je confirme", Spanish usage steps ("Confirma la eliminación") and English "execute"
+no longer read as requests to the human)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -200,3 +200,19 @@ def test_full_width_stops_end_sentences_without_a_space() -> None:
     )
     verdict = JUDGE.judge(JudgeInput(text=text, prompt="这个类型错误怎么解决？"))
     assert (verdict.type, verdict.route) == ("completion", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "J'ai supprimé les imports restants. Je confirme qu'il n'y a plus d'import de "
+        "`legacy` dans le projet.",
+        "Listo. Para usarlo: 1. Abre la vista 2. Haz clic en Borrar todo 3. Confirma la "
+        "eliminación en el diálogo.",
+    ],
+)
+def test_an_agent_confirming_or_usage_steps_ask_nothing(text: str) -> None:
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    assert not Features(Message(text)).asks, text

@@ -107,12 +107,13 @@ ASK: Lexicon = {
     "es": (
         r"\b(?:sin|hasta tener) tu (?:ok|visto bueno|confirmación|aprobación|autorización)\b",
         r"\bdime (?:si|qué|cuál)\b",
-        r"\bconfirma(?:me)?\b",
+        # not a step of usage instructions ("4. Confirma la eliminación en el diálogo")
+        r"\bconfírma(?:me|lo)\b|\bconfirma(?:me)? (?:si|que)\b",
     ),
     "fr": (
         r"\b(?:sans|avant) (?:ton|votre) (?:accord|feu vert|confirmation|validation|ok)\b",
         r"\bdites-moi\b",
-        r"\bconfirme[zr]?\b",
+        r"(?<!je )\bconfirme[zr]?\b",  # not "je confirme" (I confirm)
         r"\bdois-je\b",
         r"\bvoulez-vous\b",
         r"\bpréférez-vous\b",

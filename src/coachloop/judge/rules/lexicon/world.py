@@ -249,10 +249,10 @@ ASK_WORLD: Lexicon = {
     "uk": (r"\bпідтвердіть\b", r"\bскажіть\b", r"\bвиконайте\b"),
     "pt": (
         r"\bme (?:diga|avise)\b",
-        r"\bconfirme\b",
+        r"(?<!je )\bconfirme\b",  # not French "je confirme" (I confirm)
         r"\bvocê (?:prefere|pode)\b",
         r"\bdeseja\b",
-        r"\bexecute\b",
+        r"\bexecute (?:o|a|os|as|este|esse|esta|essa|isto|isso)\b",  # not English "execute"
     ),
     "it": (r"\bfammi sapere\b", r"\bconferma\b", r"\bpreferisci\b", r"\besegui\b"),
     "vi": (r"\bvui lòng\b", r"\bcho tôi biết\b"),
