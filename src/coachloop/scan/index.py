@@ -17,6 +17,7 @@ from operator import itemgetter
 __all__ = [
     "HEAD",
     "Words",
+    "is_word",
     "needs",
     "non_ascii",
     "occurrences",
@@ -105,13 +106,13 @@ def words_of_part(whole: str, start: int = 0, end: int | None = None) -> Words:
     base = words(whole)
     end = len(whole) if end is None else end
     cut: list[str] = []
-    if 0 < start < len(whole) and _is_word(whole[start - 1]) and _is_word(whole[start]):
+    if 0 < start < len(whole) and is_word(whole[start - 1]) and is_word(whole[start]):
         m = _WORD.match(whole, start)
         if m:
             cut.append(m.group())
-    if 0 < end < len(whole) and _is_word(whole[end - 1]) and _is_word(whole[end]):
+    if 0 < end < len(whole) and is_word(whole[end - 1]) and is_word(whole[end]):
         i = end
-        while i > start and _is_word(whole[i - 1]):
+        while i > start and is_word(whole[i - 1]):
             i -= 1
         cut.append(whole[i:end])
     if not cut:
@@ -120,7 +121,8 @@ def words_of_part(whole: str, start: int = 0, end: int | None = None) -> Words:
     return base[0] | extra[0], base[1] | extra[1]
 
 
-def _is_word(ch: str) -> bool:
+def is_word(ch: str) -> bool:
+    """`ch` is a word character as `re` reads `\\w` (the words this index holds)."""
     return ch.isalnum() or ch == "_"
 
 

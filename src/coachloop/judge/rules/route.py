@@ -68,9 +68,8 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
         }.get(sure, outcome.reason)
         return Outcome(sure, 0.85, why)
 
-    stub = [p for p in outcome.problems if p.kind == "placeholder"]
-    if stub:
-        # a stand-in called done, admitted in the agent's own words or code: no score
+    if any(p.kind == "placeholder" for p in outcome.problems):
+        # a stand-in called done, admitted in the agent's own words (`stand_in`): no score
         # weighs it (the real data never shows one), and nothing in it asks the human
         return Outcome(
             "status",

@@ -28,26 +28,25 @@ _PLACEHOLDER = LazyPattern(
     r"(?: implementation| body| function)?\b|\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
 )
 _TODO_NOTE = LazyPattern(r"\bTODO(?:\([^)\n]{0,40}\))?:")
-# "for now", and the stand-ins it qualifies, read on the lowercased prose
-_FOR_NOW = LazyPattern(
-    r"\b(?:for now|for the moment|por ahora|de momento|por el momento|per ora|per il momento|"
-    r"na razie|untuk sementara|por enquanto|pour l'instant|pour le moment|vorerst|vorläufig|"
-    r"voorlopig|şimdilik|tạm thời|временно|пока что|тимчасово)\b|暂时|临时|一時的|暫定|임시로"
-)
 _STAND_IN = LazyPattern(
     r"\b(?:stub|mock|mocked|dummy|placeholder|hard-?coded|fake|no-op|ejemplo|esempio|przykładow\w*|"
     r"fijo|fisso|pust\w+|vacío|vuoto|vazio|leer|sempre|siempre|zawsze|contoh|tiruan|"
     r"sahte|örnek|заглушк\w*|фиктивн\w*|nep|statisch)\b|假数据|固定|ダミー|더미|랜덤"
 )
 _REACH = 100  # characters either side of "for now" that its stand-in may sit in
-# One of these is in every `_FOR_NOW` match: most prose holds none, and is not searched
-# (the pattern opens on a word boundary, which `re` tries at every character).
+# "for now", read on the lowercased prose: with word boundaries, and in the scripts that
+# write no spaces between words, as plain substrings. The pattern is searched only when
+# one of them is in the text (it opens on a word boundary, which `re` tries at every
+# character).
 _FOR_NOW_WORDS = (
     "for now", "for the moment", "por ahora", "de momento", "por el momento", "per ora",
     "per il momento", "na razie", "untuk sementara", "por enquanto", "pour l'instant",
     "pour le moment", "vorerst", "vorläufig", "voorlopig", "şimdilik", "tạm thời",
-    "временно", "пока что", "тимчасово", "暂时", "临时", "一時的", "暫定", "임시로",
+    "временно", "пока что", "тимчасово",
 )  # fmt: skip
+_FOR_NOW_CJK = ("暂时", "临时", "一時的", "暫定", "임시로")
+_FOR_NOW = LazyPattern(rf"\b(?:{'|'.join(_FOR_NOW_WORDS)})\b|{'|'.join(_FOR_NOW_CJK)}")
+_FOR_NOW_SCREEN = (*_FOR_NOW_WORDS, *_FOR_NOW_CJK)
 
 
 def stand_in(prose: str, low_prose: str) -> str | None:
@@ -62,7 +61,7 @@ def stand_in(prose: str, low_prose: str) -> str | None:
         if note:
             end = prose.find("\n", note.end())
             return prose[note.start() : end if end != -1 else len(prose)][:120]
-    if not any(map(low_prose.__contains__, _FOR_NOW_WORDS)):
+    if not any(map(low_prose.__contains__, _FOR_NOW_SCREEN)):
         return None
     for m in _FOR_NOW.finditer(low_prose):
         start, end = max(m.start() - _REACH, 0), m.end() + _REACH

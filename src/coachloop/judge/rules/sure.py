@@ -14,7 +14,7 @@ from coachloop.core.verdict import MessageType
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome
 from coachloop.judge.rules.features import Features
-from coachloop.scan.index import non_ascii, words_of_part
+from coachloop.scan.index import is_word, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 __all__ = [
@@ -28,7 +28,7 @@ __all__ = [
 
 ERROR_WORDS = lx.compile_lexicon(lx.cues.ERROR_WORDS)
 ASK_SURE = lx.compile_lexicon(lx.ASK_SURE)  # read with the prose's words
-BLOCKED_SURE = lx.compile_lexicon(lx.cues.BLOCKED_SURE)
+BLOCKED_SURE = lx.compile_lexicon(lx.BLOCKED_SURE)
 
 
 @lru_cache(maxsize=8)  # both the signals and the sure deliveries ask
@@ -123,7 +123,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     # start between words: no word is cut, so the prose's words serve as they are; a cut
     # word is skipped to its end (not to the next space: a window opening on a word's
     # first letter, or a word before a newline, would lose the request's first words)
-    while 0 < end < len(prose) and _in_word(prose[end - 1]) and _in_word(prose[end]):
+    while 0 < end < len(prose) and is_word(prose[end - 1]) and is_word(prose[end]):
         end += 1
     chars = non_ascii(prose)  # the parts' too
     if (
@@ -135,10 +135,6 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     if BLOCKED_SURE.search(prose) and not f.works_around:
         return "blocker"
     return None
-
-
-def _in_word(ch: str) -> bool:
-    return ch.isalnum() or ch == "_"  # as the word index reads words (`scan.index`)
 
 
 # "... and I'll re-run it", "..., then tell me and I'll flash it": the agent's next step

@@ -28,7 +28,7 @@ _TAGS = LazyPattern(r"<(\w+)[^>]*>.*?</\1>", re.S)
 _SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)")
 # The same, and after a full-width stop, which Chinese and Japanese write with no space
 # after it: read only on prose that holds one (a lookbehind is tried at every character).
-_SENTENCE_END_CJK = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)|(?<=[。！？])\s*")
+_SENTENCE_END_CJK = LazyPattern(_SENTENCE_END.source + r"|(?<=[。！？])\s*")
 _CJK_STOPS = ("。", "！", "？")
 _PARAGRAPH = LazyPattern(r"\n[ \t]*\n")
 _QUOTE_OPENERS = ('"', "“", "«", "„")

@@ -29,11 +29,13 @@ ASSERTED: Lexicon = {**claims.ASSERTED, **world.ASSERTED_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
 ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}
+BLOCKED_SURE: Lexicon = {**cues.BLOCKED_SURE, **trouble_world.BLOCKED_SURE_WORLD}
 
 __all__ = [
     "ASK",
     "ASK_SURE",
     "ASSERTED",
+    "BLOCKED_SURE",
     "BLOCKER",
     "DANGLING",
     "DONE",

@@ -95,15 +95,10 @@ BLOCKED_SURE: Lexicon = {
         r"\bservice unavailable\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
     ),
-    # "I can't go on until ...", in the other languages real agents write in
-    "tr": (r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",),
+    # "I can't go on until ..."; the other languages in `trouble_world.BLOCKED_SURE_WORLD`
     "de": (r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",),
     "es": (r"\bno puedo (?:\w+ ){1,6}hasta que\b",),
     "fr": (r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",),
-    "pt": (r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",),
-    "it": (r"\bnon posso (?:\w+ ){1,6}finché\b",),
-    "ru": (r"\bне могу (?:\w+ ){1,6}пока\b",),
-    "uk": (r"\bне можу (?:\w+ ){1,6}поки\b",),
 }
 
 # Verification handed to the human: "try it", "reload and check", "to test: ...".

@@ -214,3 +214,13 @@ STUCK_WORLD: Lexicon = {
         r"\badministrator\w*",
     ),
 }
+
+
+# "I can't go on until ..." (merged into `cues.BLOCKED_SURE`, a sure blocker)
+BLOCKED_SURE_WORLD: Lexicon = {
+    "tr": (r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",),
+    "pt": (r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",),
+    "it": (r"\bnon posso (?:\w+ ){1,6}finché\b",),
+    "ru": (r"\bне могу (?:\w+ ){1,6}пока\b",),
+    "uk": (r"\bне можу (?:\w+ ){1,6}поки\b",),
+}
