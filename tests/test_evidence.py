@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coachloop.evidence import extract
+from coachloop.evidence.text import ran_with_output
 
 RUNNERS = [
     ("pytest", "===== 2 failed, 131 passed, 1 skipped in 4.88s =====", 131, 2),
@@ -82,3 +83,27 @@ def test_a_hash_of_digits_only_counts_after_commit_words() -> None:
 def test_empty_and_prose_only_text_has_no_evidence() -> None:
     assert extract("").is_empty()
     assert extract("I changed the handler and it should work.").is_empty()
+
+
+def test_a_jsx_line_closing_a_tag_is_not_a_command() -> None:
+    # a prompt takes its command on the same line: ">" alone, then code, is markup
+    assert extract("```tsx\n<Button\n  onClick={go}\n>\n  <Icon />\n</Button>\n```").commands == ()
+
+
+def test_sql_shell_prompts_show_commands() -> None:
+    ev = extract("```\nprod=> SELECT count(*) FROM orders;\n count\n-------\n 12\n(1 row)\n```")
+    assert ev.commands == ("SELECT count(*) FROM orders;",)
+    assert extract("mysql> SHOW TABLES;\n+---+").commands == ("SHOW TABLES;",)
+
+
+@pytest.mark.parametrize(
+    ("text", "ran"),
+    [
+        ("```\n$ curl -s https://x.dev/healthz\n200 0.18s\n```", True),
+        ("```\nshop=# UPDATE items SET price = 0;\nUPDATE 3\n```", True),
+        ("Run it yourself:\n```\n$ make deploy\n```", False),  # no output after it
+        ("```\n$ make build\n$ make deploy\n```", False),  # only commands
+    ],
+)
+def test_a_command_with_its_output_is_a_run_shown(text: str, ran: bool) -> None:
+    assert ran_with_output(text) is ran

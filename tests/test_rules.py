@@ -115,6 +115,15 @@ def test_a_real_choice_after_work_is_a_question() -> None:
     assert v.type == "question"
 
 
+def test_a_check_claimed_beside_the_run_that_shows_it_is_verified() -> None:
+    # "confirmed it's serving" is shown: the command and what it printed
+    v = judge(
+        "Deployed the API and confirmed it's serving.\n\n```\n$ curl -s -o /dev/null "
+        '-w "%{http_code}" https://api.example.dev/healthz\n200\n```'
+    )
+    assert (v.type, v.route) == ("completion", "deliver")
+
+
 def test_failing_tests_while_still_fixing_is_plain_status() -> None:
     v = judge(
         "```\nTests:  2 failed, 30 passed, 32 total\n```\nBoth are real bugs; fixing them now."

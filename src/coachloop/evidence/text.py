@@ -30,7 +30,11 @@ _PATH = LazyPattern(
     r"go|rs|rb|java|kt|cs|ex|exs|yml|yaml|toml|json|sql|css|scss|html|sh|tf|proto|mdc|adoc))"
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
-_COMMAND = Scanner(r"^[ \t]*[$❯>]\s+(\S[^\n]{0,200})$", re.M, whole=True)
+# A command at a shell's prompt, or at a SQL shell's ("prod=> SELECT ...", "mysql> ...").
+_PROMPT = r"^[ \t]*(?:[$❯>]|\w[\w-]*=[>#]|mysql>|sqlite>)[ \t]+"
+_COMMAND = Scanner(_PROMPT + r"(\S[^\n]{0,200})$", re.M, whole=True)
+# ... and its output on the next line: the run is shown, not only the command.
+_RAN = Scanner(_PROMPT + r"\S[^\n]*\n[ \t]*(?![$❯>][ \t]|```|~~~)\S", re.M, whole=True)
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
@@ -223,6 +227,11 @@ def _successes(text: str, linked: bool) -> tuple[str, ...]:
     if not screens.isdisjoint(_SUCCESS_LINE_WORDS):
         found += [m.strip() for m in _SUCCESS_LINES.findall(text)]
     return _unique(found)
+
+
+def ran_with_output(text: str) -> bool:
+    """A command is shown at its prompt with its output after it (a run, not a suggestion)."""
+    return bool(_RAN.search(text))
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ from functools import lru_cache
 
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
+from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, asks_question, requests_action
 from coachloop.judge.rules.stand_in import stand_in
 from coachloop.judge.rules.target import off_target
@@ -159,7 +160,9 @@ def _claim_problems(
         problems.append(
             Problem(kind="failing", detail=f"the output shows “{ev.failures[0][:120]}”")
         )
-    verified = ev.tests_ok or (ev.commands and (ev.successes or ev.exit_codes))
+    verified = ev.tests_ok or (
+        ev.commands and (ev.successes or ev.exit_codes or ran_with_output(f.msg.text))
+    )
     claimed = [q for q in f.asserted if q not in f.hedges]
     if claimed and not verified and not failing:
         problems.append(
