@@ -107,3 +107,7 @@ def test_sql_shell_prompts_show_commands() -> None:
 )
 def test_a_command_with_its_output_is_a_run_shown(text: str, ran: bool) -> None:
     assert ran_with_output(text) is ran
+
+
+def test_a_deploy_told_in_prose_is_not_a_tools_success_line() -> None:
+    assert extract("Redeployed to Cloudflare Pages with the latest build.").successes == ()

@@ -57,7 +57,6 @@ _SUCCESS_MARKERS = (
     "Compiled successfully",
     "Uploading distributions",
     "View at:",
-    "deployed to",
     "returned 200",
     "200 OK",
     "Migrations applied",
