@@ -111,3 +111,8 @@ def test_a_command_with_its_output_is_a_run_shown(text: str, ran: bool) -> None:
 
 def test_a_deploy_told_in_prose_is_not_a_tools_success_line() -> None:
     assert extract("Redeployed to Cloudflare Pages with the latest build.").successes == ()
+
+
+def test_a_markdown_quote_is_not_a_command() -> None:
+    text = "> [!WARNING]\n> <details>\n> The build may fail.\n\n> npm run build\n"
+    assert extract(text).commands == ("npm run build",)

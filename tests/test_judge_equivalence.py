@@ -29,8 +29,8 @@ more words, and "errors are down from 47" no longer a service down; and for sent
 by a full-width stop with no space after it, as Chinese and Japanese write them; and for
 French "je confirme", Spanish usage steps ("Confirma la eliminación") and English "execute"
 no longer read as requests to the human; and for commands read only at a prompt on their
-own line (a JSX tag's closing ">" is not one), SQL shells' prompts, and a command shown with
-its output counting as the verification it shows)
+own line (a JSX tag's closing ">" is not one, nor a markdown quote), SQL shells' prompts, and
+a command shown with its output counting as the verification it shows)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -31,7 +31,9 @@ _PATH = LazyPattern(
     r"(?::\d+(?:-\d+)?)?(?![\w/])"
 )
 # A command at a shell's prompt, or at a SQL shell's ("prod=> SELECT ...", "mysql> ...").
-_PROMPT = r"^[ \t]*(?:[$❯>]|\w[\w-]*=[>#]|mysql>|sqlite>)[ \t]+"
+# After a bare ">" only what a command or npm's echo of one starts with: a markdown quote
+# ("> [!WARNING]", "> <details>", "> **Note**", "> The build...") is prose.
+_PROMPT = r"^[ \t]*(?:[$❯]|>(?=[ \t]+[a-z0-9./~])|\w[\w-]*=[>#]|mysql>|sqlite>)[ \t]+"
 _COMMAND = Scanner(_PROMPT + r"(\S[^\n]{0,200})$", re.M, whole=True)
 # ... and its output on the next line: the run is shown, not only the command.
 _RAN = Scanner(_PROMPT + r"\S[^\n]*\n[ \t]*(?![$❯>][ \t]|```|~~~)\S", re.M, whole=True)
