@@ -207,3 +207,21 @@ def test_misses_lists_rows_routed_against_their_label() -> None:
     assert [line.split("\t")[0] for line in lines] == ["r999"]
     _, gold, p, signals = lines[0].split("\t")
     assert gold == "status" and p.startswith("P=0.") and signals.startswith("evidence-")
+
+
+def test_the_curve_trades_false_suppression_for_rejection_recall() -> None:
+    # scores spread over (0, 1): a lower threshold sends back more of both kinds
+    data = [_example(i, {"ongoing_end"}, "continue", f"g{i % 5}") for i in range(20)]
+    data += [_example(100 + i, {"evidence"}, "deliver", f"g{i % 5}") for i in range(20)]
+    data += [
+        _example(200 + i, {"ongoing_end", "evidence"}, "deliver", f"g{i % 5}") for i in range(4)
+    ]
+    data += [
+        _example(300 + i, {"ongoing_end", "evidence"}, "continue", f"g{i % 5}") for i in range(4)
+    ]
+    points = train.curve(data, [], k=5, thresholds=(0.01, 0.99))
+    assert [p["threshold"] for p in points] == [0.01, 0.99]
+    low, high = points
+    assert low["false_suppression"] is not None and high["false_suppression"] is not None
+    assert low["false_suppression"] > high["false_suppression"]
+    assert (low["status_recall"] or 0.0) > (high["status_recall"] or 0.0)

@@ -2,6 +2,7 @@
 
     python -m coachloop.bench.train [--bench-dir DIR] [--out weights.json] [--folds 10] [--seeds 3]
     python -m coachloop.bench.train --misses    # the out-of-fold misses: ids, P, signals
+    python -m coachloop.bench.train --curve     # out-of-fold figures at other thresholds
 
 Rows: the shared real-message sets (`real.jsonl`, `real_more.jsonl`) and the project's
 authored sets (`tests/data/dev.jsonl`, `holdout.jsonl`, `blind.jsonl`; never
@@ -256,6 +257,23 @@ def misses(
     return lines
 
 
+CURVE = (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
+
+
+def curve(
+    real: Sequence[Example],
+    authored: Sequence[Example],
+    k: int = 10,
+    thresholds: Sequence[float] = CURVE,
+) -> list[dict[str, float | None]]:
+    """The out-of-fold figures of one fold assignment at other continue thresholds than
+    `THRESHOLD` (the scores are computed once): what each point of false suppression
+    buys in rejection recall. A measure of the scorer, never a way to pick the threshold
+    on these rows."""
+    probs = out_of_fold(real, authored, k)
+    return [{"threshold": t, **_rounded(summary(real, routes(real, probs, t)))} for t in thresholds]
+
+
 def _rounded(figures: dict[str, float | None]) -> dict[str, float | None]:
     return {k: (round(v, 3) if isinstance(v, float) else v) for k, v in figures.items()}
 
@@ -299,12 +317,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--misses", action="store_true", help="list the out-of-fold misses; write nothing"
     )
+    parser.add_argument(
+        "--curve",
+        action="store_true",
+        help="out-of-fold figures at other thresholds (one line each); write nothing",
+    )
     args = parser.parse_args(argv)
     import json
 
-    if args.misses:
+    if args.misses or args.curve:
         real, authored = load_training(args.bench_dir or find_bench_dir())
-        print("\n".join(misses(real, authored, args.folds)))
+        if args.misses:
+            print("\n".join(misses(real, authored, args.folds)))
+        else:
+            print("\n".join(json.dumps(point) for point in curve(real, authored, args.folds)))
         return 0
 
     scorer = train(args.bench_dir or find_bench_dir(), args.folds, args.seeds)
