@@ -103,6 +103,7 @@ def test_sql_shell_prompts_show_commands() -> None:
         ("```\nshop=# UPDATE items SET price = 0;\nUPDATE 3\n```", True),
         ("Run it yourself:\n```\n$ make deploy\n```", False),  # no output after it
         ("```\n$ make build\n$ make deploy\n```", False),  # only commands
+        ("```\nshop=# BEGIN;\nshop=# COMMIT;\n```", False),  # only a SQL shell's commands
     ],
 )
 def test_a_command_with_its_output_is_a_run_shown(text: str, ran: bool) -> None:

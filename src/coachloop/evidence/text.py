@@ -33,10 +33,16 @@ _PATH = LazyPattern(
 # A command at a shell's prompt, or at a SQL shell's ("prod=> SELECT ...", "mysql> ...").
 # After a bare ">" only what a command or npm's echo of one starts with: a markdown quote
 # ("> [!WARNING]", "> <details>", "> **Note**", "> The build...") is prose.
-_PROMPT = r"^[ \t]*(?:[$❯]|>(?=[ \t]+[a-z0-9./~])|\w[\w-]*=[>#]|mysql>|sqlite>)[ \t]+"
+_SQL_PROMPT = r"\w[\w-]*=[>#]|mysql>|sqlite>"
+_PROMPT = rf"^[ \t]*(?:[$❯]|>(?=[ \t]+[a-z0-9./~])|{_SQL_PROMPT})[ \t]+"
 _COMMAND = Scanner(_PROMPT + r"(\S[^\n]{0,200})$", re.M, whole=True)
-# ... and its output on the next line: the run is shown, not only the command.
-_RAN = Scanner(_PROMPT + r"\S[^\n]*\n[ \t]*(?![$❯>][ \t]|```|~~~)\S", re.M, whole=True)
+# ... and its output on the next line: the run is shown, not only the command (a next line
+# at any prompt, a SQL shell's too, is another command; a closing fence ends the block).
+_RAN = Scanner(
+    _PROMPT + rf"\S[^\n]*\n[ \t]*(?![$❯>][ \t]|(?:{_SQL_PROMPT})[ \t]|```|~~~)\S",
+    re.M,
+    whole=True,
+)
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
