@@ -145,15 +145,19 @@ def load_rows(path: Path) -> list[BenchRow]:
 
 
 def _candidates(starts: Iterable[Path]) -> Iterable[Path]:
-    for start in starts:
-        for folder in (start, *start.parents):
-            yield folder / "shared" / "bench"
+    """`shared/bench` beside each start and its parents, nearest first (a tie goes to the
+    earlier start): a project's own sibling beats one far above another start."""
+    chains = [(start, *start.parents) for start in starts]
+    for level in range(max(map(len, chains), default=0)):
+        for chain in chains:
+            if level < len(chain):
+                yield chain[level] / "shared" / "bench"
 
 
 def find_bench_dir(starts: Iterable[Path] | None = None, env: dict[str, str] | None = None) -> Path:
     """The benchmark directory: `$COACHLOOP_BENCH_DIR` when set, else the first
     `shared/bench` found beside the current directory, the package source or any of
-    their parents (the project's sibling `../shared/bench/`).
+    their parents, nearest first (the project's sibling `../shared/bench/`).
 
     Raises BenchDataError with a message saying where it looked.
     """
