@@ -167,6 +167,32 @@ def test_cli_group_by_source_repo(tmp_path: Path) -> None:
     assert report["status_recall"] == 1.0
 
 
+def test_cli_group_by_breaks_down_and_lists_misses(tmp_path: Path) -> None:
+    path = _bench_file(tmp_path)
+    # two rows labelled against their text: a "question" that narrates work under way
+    wrong = [
+        {"id": f"w{i}", "text": "Now let me run the tests:", "type": "question",
+         "source": f"github:o/w{i}@1:x", "agent": "Codex CLI"}
+        for i in range(2)
+    ]  # fmt: skip
+    path.write_text(path.read_text() + "".join(json.dumps(w) + "\n" for w in wrong))
+    args = ["bench", "--group-by", "source-repo", "--by", "language", "--by", "agent"]
+    result = CliRunner().invoke(cli, [*args, "--show-misses", "--json", str(path)])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert sum(m["n"] for m in report["by_language"].values()) == report["rows"] == 26
+    assert set(report["by_agent"]) == {"claude code", "cursor", "codex"}
+    assert report["by_agent"]["codex"]["false_suppression"] == 1.0
+    misses = report["misses"]
+    assert {"w0", "w1"} <= {m["id"] for m in misses}
+    assert len(misses) == round((1 - report["route_accuracy"]) * 26)
+    assert misses[0]["gold_route"] == "deliver" and misses[0]["predicted_route"] == "continue"
+    assert all(m["predicted_route"] != m["gold_route"] for m in misses)
+    text = CliRunner().invoke(cli, [*args, "--show-misses", str(path)]).output
+    assert "by language: n, route acc, false supp, rej recall" in text
+    assert "routed against their label" in text and "w0" in text
+
+
 def test_cli_breakdown_by_agent(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["bench", "--by", "agent", str(_bench_file(tmp_path))])
     assert result.exit_code == 0, result.output

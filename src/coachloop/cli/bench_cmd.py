@@ -151,7 +151,8 @@ def _bench_files(files: Sequence[Path]) -> list[Path]:
     "--group-by",
     type=click.Choice(["source-repo"]),
     help="Grouped cross-validation of the offline judge's scorer: retrain it with each "
-    "source repository's rows held out and score them (out-of-fold figures).",
+    "source repository's rows held out and score them (out-of-fold figures; --by and "
+    "--show-misses break them down).",
 )
 @click.option(
     "--corrections",
@@ -178,7 +179,9 @@ def bench(  # noqa: PLR0917 - click passes every option
 ) -> None:
     """Measure the judge on benchmark files (default: the shared benchmark set)."""
     if group_by:
-        _grouped(files, json_out)
+        from coachloop.cli.bench_grouped import grouped
+
+        grouped(files, json_out, breakdowns, show_misses)
         return
     if corrections:
         from coachloop.cli.corrections import corrections_file
@@ -225,28 +228,3 @@ def bench(  # noqa: PLR0917 - click passes every option
     if not console.is_terminal:
         console.width = max(console.width, 160)
     _print_reports(console, reports, name, show_misses, breakdowns)
-
-
-def _grouped(files: Sequence[Path], json_out: bool) -> None:
-    """Out-of-fold figures of the scorer, folds grouped by source repository."""
-    from coachloop.bench import train
-    from coachloop.bench.data import BenchDataError, find_bench_dir, load_rows
-
-    try:
-        paths = list(files) or [find_bench_dir() / name for name in train.REAL_FILES]
-        rows = [row for path in paths for row in load_rows(path)]
-    except BenchDataError as exc:
-        fail(str(exc))
-    data = train.examples(rows)
-    _, authored = train.load_training_authored()
-    probs = train.out_of_fold(data, authored, 10)
-    figures = train.summary(data, train.routes(data, probs, train.THRESHOLD))
-    groups = len({ex.group for ex in data})
-    if json_out:
-        click.echo(json.dumps({"group_by": "source-repo", "groups": groups, **figures}, indent=2))
-        return
-    click.echo(
-        f"out-of-fold, {groups} source repositories in 10 folds, threshold {train.THRESHOLD}"
-    )
-    for key, value in figures.items():
-        click.echo(f"  {key:18} {_cell(value, 'share')}")
