@@ -62,7 +62,9 @@ def test_independent_set_floors(name: str) -> None:
 #   languages and the stand-ins that the spent sets blind2-7 showed (read for that work,
 #   they no longer measure anything: their floors are plain regression guards);
 # - blind9: 0.963 / 0.000 / 0.867 before the session of 2026-11-24 (evening), written clearer
-#   than real messages (none of its deliveries sent back): a guard that none ever is.
+#   than real messages (none of its deliveries sent back): a guard that none ever is;
+# - blind10: 0.858 / 0.073 / 0.711 before the session of 2026-11-24 (night), written to be as
+#   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -70,6 +72,7 @@ BLIND_FLOORS = [
     ("blind7.jsonl", 240, 0.05, 0.82, 0.55),
     ("blind8.jsonl", 240, 0.03, 0.90, 0.64),
     ("blind9.jsonl", 240, 0.0, 0.95, 0.84),
+    ("blind10.jsonl", 240, 0.08, 0.85, 0.70),
 ]
 
 
