@@ -117,3 +117,17 @@ def test_a_deploy_told_in_prose_is_not_a_tools_success_line() -> None:
 def test_a_markdown_quote_is_not_a_command() -> None:
     text = "> [!WARNING]\n> <details>\n> The build may fail.\n\n> npm run build\n"
     assert extract(text).commands == ("npm run build",)
+
+
+_GOOSE = "─── shell | developer ──────────────────────────\ncommand: cargo test -q\n\n"
+
+
+def test_a_goose_shell_call_is_a_command_and_its_output_a_run_shown() -> None:
+    # Goose's CLI prints a call's header, then its parameters as "name: value" lines
+    ran = _GOOSE + "test result: ok. 12 passed; 0 failed\n\nAll green."
+    assert extract(ran).commands == ("cargo test -q",)
+    assert ran_with_output(ran)
+    # the call alone, before the next call's header, shows no run
+    assert not ran_with_output(_GOOSE + "─── text_editor | developer ───────\npath: a.rs\n")
+    # "command:" without Goose's header is prose, not a command
+    assert extract("The command: make deploy\ncommand: make deploy\n").commands == ()

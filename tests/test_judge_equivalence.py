@@ -30,7 +30,9 @@ by a full-width stop with no space after it, as Chinese and Japanese write them;
 French "je confirme", Spanish usage steps ("Confirma la eliminación") and English "execute"
 no longer read as requests to the human; and for commands read only at a prompt on their
 own line (a JSX tag's closing ">" is not one, nor a markdown quote), SQL shells' prompts, and
-a command shown with its output counting as the verification it shows)
+a command shown with its output counting as the verification it shows; and for Goose's
+rendering of a shell call read as a command, Cline's own tool-call error line, and requests
+that the next step waits on in zh, ja and ko: "if you decide, I'll proceed")
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -216,3 +216,26 @@ def test_an_agent_confirming_or_usage_steps_ask_nothing(text: str) -> None:
     from coachloop.judge.rules.text import Message
 
     assert not Features(Message(text)).asks, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "there are two ways ... tell me which and I'll proceed", as ko / ja / zh write it
+        "기존 API를 확장하거나 새 엔드포인트를 만들 수 있습니다. 어느 쪽으로 할지 정해 주시면 "
+        "바로 진행하겠습니다.",
+        "既存のAPIを拡張するか、新しいエンドポイントを作るかの二択です。方針を決めていただければ"
+        "すぐに進めます。",
+        "可以扩展现有接口，也可以新建一个接口。你确认方案后我再继续实现。",
+    ],
+)
+def test_a_next_step_waiting_on_the_humans_choice_reaches_them(text: str) -> None:
+    kind, route = _reads(text)
+    assert route == "deliver" and kind in ("question", "blocker")
+
+
+def test_clines_own_tool_call_error_line_is_an_error() -> None:
+    line = (
+        "Cline tried to use write_to_file without value for required parameter 'path'. Retrying..."
+    )
+    assert _reads(f"{line}\n\n{line}\n\nNow I'll write the config file.") == ("error", "deliver")

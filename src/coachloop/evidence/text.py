@@ -43,6 +43,18 @@ _RAN = Scanner(
     re.M,
     whole=True,
 )
+# Goose's CLI shows a shell call as its header line, then the call's parameters, one
+# "name: value" line each ("─── shell | developer ───...", then "command: cargo test").
+_GOOSE_SHELL = "─── shell |"
+_GOOSE_COMMAND = Scanner(
+    r"^─── shell \|[^\n]*\n(?:[ \t]*\w+: [^\n]*\n){0,4}?[ \t]*command: (\S[^\n]{0,200})$",
+    re.M,
+    whole=True,
+)
+# ... and what the call printed after it (a blank line may come between)
+_GOOSE_RAN = Scanner(
+    r"^[ \t]*command: \S[^\n]*\n(?:[ \t]*\n)?[ \t]*(?!─── |```|~~~)\S", re.M, whole=True
+)
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
@@ -238,7 +250,15 @@ def _successes(text: str, linked: bool) -> tuple[str, ...]:
 
 def ran_with_output(text: str) -> bool:
     """A command is shown at its prompt with its output after it (a run, not a suggestion)."""
-    return bool(_RAN.search(text))
+    return bool(_RAN.search(text)) or (_GOOSE_SHELL in text and bool(_GOOSE_RAN.search(text)))
+
+
+def _commands(text: str) -> list[str]:
+    """The commands shown at a prompt, and those of Goose's shell calls."""
+    found: list[str] = _COMMAND.findall(text)
+    if _GOOSE_SHELL in text:
+        found += _GOOSE_COMMAND.findall(text)
+    return found
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
@@ -268,7 +288,7 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
         commits=_unique(commits),
         pull_requests=_unique(_PR.findall(text)) if linked and "http" in lowered else (),
         paths=_unique(paths),
-        commands=_unique([c.strip() for c in _COMMAND.findall(text)]),
+        commands=_unique([c.strip() for c in _commands(text)]),
         exit_codes=tuple(exits[:20]),
         successes=_successes(text, linked),
         failures=_unique([f.strip()[:200] for f in failures]),

@@ -42,7 +42,9 @@ ERROR_WORDS: Lexicon = {
         r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
         r"wystąpił błąd)",
         r"\bdid not provide any assistant messages\b",
-        r"\b(?:claude|codex|gemini|copilot|cursor) (?:is having trouble|took too long)\b",
+        r"\b(?:claude|codex|gemini|copilot|cursor|cline|roo) (?:is having trouble|took too long)\b",
+        # Cline's (and its fork Roo Code's) own line when the model's tool call lacks a value
+        r"\b(?:cline|roo) tried to use [\w-]+ without value for required parameter\b",
     ),
 }
 
