@@ -166,6 +166,12 @@ def test_a_todo_in_the_code_shown_is_not_a_stand_in() -> None:
         "Poprawiłem eksport: plik powinien przechodzić walidację.",
         "Ik heb de berekening aangepast. Het zou nu moeten werken.",
         "J'ai ajouté `durable=True` à la file, ce qui devrait résoudre la perte de messages.",
+        # verb-final German and Dutch: the modal and the verb far apart
+        "Ich habe den Export umgestellt. Das sollte den Fehler mit den doppelten Zeilen in der "
+        "Monatsübersicht der Buchhaltung beheben.",
+        "Ik heb de datumnotatie in de export aangepast. Dat zou de verschuiving van een dag bij "
+        "de klanten in Azië nu moeten oplossen.",
+        "عدّلت دالة التحويل لتستخدم المنطقة الزمنية الصحيحة. يجب أن يعمل التقرير بشكل صحيح الآن.",
     ],
 )
 def test_hedged_claims_in_more_languages_go_back(text: str) -> None:

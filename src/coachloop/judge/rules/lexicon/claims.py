@@ -56,7 +56,8 @@ HEDGE: Lexicon = {
     "de": (
         r"\bsollte(?:n)? (?:\w+ ){0,3}(?:funktionieren|laufen|gehen|passen|durchlaufen|klappen|"
         r"behoben|erledigt|stimmen|grün)",
-        r"\bsollte(?:n)? (?:[\w-]+ ){0,6}(?:lösen|beheben)\b",
+        # the verb comes last in German: "Das sollte das Problem mit den ... beheben"
+        r"\bsollte(?:n)? (?:[\w-]+ ){0,12}(?:lösen|beheben)\b",
         r"\bich gehe davon aus\b",
         r"\bnicht (?:\w+ )?"
         r"(?:geprüft|getestet|verifiziert|ausgeführt|laufen lassen)\b",

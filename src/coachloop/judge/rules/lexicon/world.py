@@ -54,7 +54,15 @@ HEDGE_WORLD: Lexicon = {
     "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
     "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
     "pl": (r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)", r"\bprawdopodobnie\b"),
-    "nl": (r"\bzou (?:\w+ ){0,3}moeten (?:werken|lukken)\b", r"\bwaarschijnlijk\b", r"\bik denk\b"),
+    # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
+    "nl": (
+        r"\bzou(?:den)? (?:[\w-]+ ){0,12}moeten (?:werken|lukken|oplossen|verhelpen|verdwijnen|"
+        r"kloppen|slagen)\b",
+        r"\bwaarschijnlijk\b",
+        r"\bik denk\b",
+    ),
+    # "should work", "supposedly", "most likely" (plain substrings, as the other `ar` cues)
+    "ar": (r"يجب أن يعمل", r"يجب أن تعمل", r"من المفترض أن", r"على الأرجح"),
 }
 
 DONE_WORLD: Lexicon = {
