@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from coachloop.core.verdict import Evidence
+from coachloop.evidence import harness
 from coachloop.evidence.summaries import tests_in
 from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
@@ -42,18 +43,6 @@ _RAN = Scanner(
     _PROMPT + rf"\S[^\n]*\n[ \t]*(?![$❯>][ \t]|(?:{_SQL_PROMPT})[ \t]|```|~~~)\S",
     re.M,
     whole=True,
-)
-# Goose's CLI shows a shell call as its header line, then the call's parameters, one
-# "name: value" line each ("─── shell | developer ───...", then "command: cargo test").
-_GOOSE_SHELL = "─── shell |"
-_GOOSE_COMMAND = Scanner(
-    r"^─── shell \|[^\n]*\n(?:[ \t]*\w+: [^\n]*\n){0,4}?[ \t]*command: (\S[^\n]{0,200})$",
-    re.M,
-    whole=True,
-)
-# ... and what the call printed after it (a blank line may come between)
-_GOOSE_RAN = Scanner(
-    r"^[ \t]*command: \S[^\n]*\n(?:[ \t]*\n)?[ \t]*(?!─── |```|~~~)\S", re.M, whole=True
 )
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
@@ -249,16 +238,15 @@ def _successes(text: str, linked: bool) -> tuple[str, ...]:
 
 
 def ran_with_output(text: str) -> bool:
-    """A command is shown at its prompt with its output after it (a run, not a suggestion)."""
-    return bool(_RAN.search(text)) or (_GOOSE_SHELL in text and bool(_GOOSE_RAN.search(text)))
+    """A command is shown at its prompt with its output after it (a run, not a suggestion),
+    or a shell call as an agent's CLI renders it, with what it printed (`harness`)."""
+    return bool(_RAN.search(text)) or harness.ran(text)
 
 
 def _commands(text: str) -> list[str]:
-    """The commands shown at a prompt, and those of Goose's shell calls."""
+    """The commands shown at a prompt, and those of shell calls agents' CLIs render."""
     found: list[str] = _COMMAND.findall(text)
-    if _GOOSE_SHELL in text:
-        found += _GOOSE_COMMAND.findall(text)
-    return found
+    return found + harness.commands(text)
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:

@@ -1,0 +1,45 @@
+"""Shell calls as agents' CLIs render them in a pasted session (not at a shell prompt).
+
+- Goose: the call's header line, then its parameters, one "name: value" line each
+  ("─── shell | developer ───...", then "command: cargo test"); what it printed follows,
+  a blank line between.
+
+`commands(text)` gives the commands of such calls and `ran(text)` tells whether one is
+shown with what it printed (a run, not only a call). Each form is looked for only when
+its marker is in the text, so a message without one pays a substring test per form.
+
+Measured and left out: Claude Code's "⏺ Bash(cmd)" then "⎿ output". No real row holds it,
+and on a helper-written set its runs were type checks, which the rules read as lint only
+(`classify._lint_only`): a delivered rename went back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from coachloop.scan import Scanner
+
+__all__ = ["commands", "ran"]
+
+_GOOSE = "─── shell |"
+_GOOSE_COMMAND = Scanner(
+    r"^─── shell \|[^\n]*\n(?:[ \t]*\w+: [^\n]*\n){0,4}?[ \t]*command: (\S[^\n]{0,200})$",
+    re.M,
+    whole=True,
+)
+_GOOSE_RAN = Scanner(
+    r"^[ \t]*command: \S[^\n]*\n(?:[ \t]*\n)?[ \t]*(?!─── |```|~~~)\S", re.M, whole=True
+)
+
+
+def commands(text: str) -> list[str]:
+    """The commands of the shell calls rendered in `text`, in order per form."""
+    found: list[str] = []
+    if _GOOSE in text:
+        found += _GOOSE_COMMAND.findall(text)
+    return found
+
+
+def ran(text: str) -> bool:
+    """A rendered shell call is shown with what it printed."""
+    return _GOOSE in text and bool(_GOOSE_RAN.search(text))
