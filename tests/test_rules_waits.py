@@ -215,6 +215,8 @@ def test_full_width_stops_end_sentences_without_a_space() -> None:
         "`legacy` dans le projet.",
         "Listo. Para usarlo: 1. Abre la vista 2. Haz clic en Borrar todo 3. Confirma la "
         "eliminación en el diálogo.",
+        "Tokyo n'a pas d'heure d'été et le test y passe, ce qui confirme l'hypothèse. Je "
+        "corrige maintenant le calcul dans `rappels.py`.",
     ],
 )
 def test_an_agent_confirming_or_usage_steps_ask_nothing(text: str) -> None:
@@ -245,3 +247,19 @@ def test_clines_own_tool_call_error_line_is_an_error() -> None:
         "Cline tried to use write_to_file without value for required parameter 'path'. Retrying..."
     )
     assert _reads(f"{line}\n\n{line}\n\nNow I'll write the config file.") == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Confirmez que je peux supprimer la table `sessions_old`.",
+        "Pouvez-vous confirmer la région du bucket ?",
+        "Avant de migrer, confirme-moi le nom de la base de production.",
+        "Por favor, confirme se posso apagar a tabela antiga.",
+    ],
+)
+def test_requests_to_confirm_still_ask(text: str) -> None:
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    assert Features(Message(text)).asks, text

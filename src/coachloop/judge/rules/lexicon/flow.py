@@ -113,7 +113,12 @@ ASK: Lexicon = {
     "fr": (
         r"\b(?:sans|avant) (?:ton|votre) (?:accord|feu vert|confirmation|validation|ok)\b",
         r"\bdites-moi\b",
-        r"(?<!je )\bconfirme[zr]?\b",  # not "je confirme" (I confirm)
+        # a request to confirm, not "je confirme" (I confirm) nor "ce qui confirme l'hypothèse"
+        # (the indicative, which the imperative "confirme" spells alike)
+        r"\bconfirmez\b",
+        r"\bconfirme-(?:moi|le|la|les)\b",
+        r"\b(?:pouvez-vous|peux-tu|pourriez-vous|pourrais-tu|merci de|veuillez)(?: me)? confirmer\b",
+        r"(?<!je )(?<!qui )(?<!cela )(?<!ça )\bconfirme (?:que|si)\b",
         r"\bdois-je\b",
         r"\bvoulez-vous\b",
         r"\bpréférez-vous\b",

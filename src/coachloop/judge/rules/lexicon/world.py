@@ -257,7 +257,8 @@ ASK_WORLD: Lexicon = {
     "uk": (r"\bпідтвердіть\b", r"\bскажіть\b", r"\bвиконайте\b"),
     "pt": (
         r"\bme (?:diga|avise)\b",
-        r"(?<!je )\bconfirme\b",  # not French "je confirme" (I confirm)
+        # not French "je confirme" (I confirm) nor "ce qui confirme" (it confirms)
+        r"(?<!je )(?<!qui )(?<!cela )(?<!ça )\bconfirme\b",
         r"\bvocê (?:prefere|pode)\b",
         r"\bdeseja\b",
         r"\bexecute (?:o|a|os|as|este|esse|esta|essa|isto|isso)\b",  # not English "execute"
