@@ -187,6 +187,10 @@ def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
         "`src/legacy/`, working through them.",
         "No tengo permisos para escribir en `/var/log/app/`, así que configuro el logger para "
         "que escriba en `./logs/` y sigo con la reproducción.",
+        "Переніс сторінку `/login` на App Router. Лишилось ще 6 сторінок, наступною беру "
+        "`/settings`.",
+        "وجدت سبب البطء في `reports/daily.py`: الاستعلام يجلب كل الصفوف. سأعيد كتابته ليجمع "
+        "داخل قاعدة البيانات ثم أقيس الوقت مرة أخرى.",
     ],
 )
 def test_more_work_under_way_goes_back(text: str) -> None:

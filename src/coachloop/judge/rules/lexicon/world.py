@@ -180,6 +180,9 @@ ONGOING_WORLD: Lexicon = {
         r"\bдалі\b",
         r"\bпочну\b",
         r"\bперезапущу\b",
+        # the first person's present: what it is doing now (as the Russian ones above)
+        r"\b(?:беру|переношу|виправляю|переписую|додаю|запускаю|перевіряю|починаю|продовжую|"
+        r"встановлюю|переходжу)\b",
     ),
     "pt": (
         r"\bvou (?:\w+ar|\w+er|\w+ir)\b",
@@ -202,7 +205,13 @@ ONGOING_WORLD: Lexicon = {
         r"\bpoi (?:\w+erò|\w+irò|\w+arò)\b",
     ),
     "vi": (r"\btôi sẽ\b", r"\btiếp theo\b", r"\bđể tôi\b", r"\bmình sẽ\b", r"\bbây giờ\b"),
-    "id": (r"\bsaya akan\b", r"\bselanjutnya\b", r"\bmulai (?:dari|dengan)\b"),
+    "id": (
+        r"\bsaya akan\b",
+        r"\bselanjutnya\b",
+        r"\bmulai (?:dari|dengan)\b",
+        # not "lalu jalankan" (then run): without a subject it asks the human as often
+        r"\bsaya (?:sedang|lagi)\b",
+    ),
     "tr": (
         r"\bşimdi\b",
         r"\bardından\b",
@@ -221,7 +230,21 @@ ONGOING_WORLD: Lexicon = {
     "nl": (r"\bik \w+ nu\b", r"\bnu ga ik\b", r"\bik ga (?:nu )?\w+\b", r"\bga ik verder\b"),
     # Devanagari's vowel signs are not word characters: plain substrings
     "hi": (r"रहा हूँ", r"रही हूँ", r"ता हूँ", r"ती हूँ", r"ूँगा", r"ूँगी", r"अब "),
-    "ar": (r"الآن سأ", r"سأقوم", r"سأبدأ"),
+    # "I will" + a verb of work: the future prefix "سأ" alone would also begin "سأل" (asked)
+    "ar": (
+        r"الآن سأ",
+        r"سأقوم",
+        r"سأبدأ",
+        r"سأعيد",
+        r"سأكتب",
+        r"سأضيف",
+        r"سأصلح",
+        r"سأجرب",
+        r"سأشغل",
+        r"سأغير",
+        r"سأقيس",
+        r"سأنقل",
+    ),
 }
 
 # Requests addressed to the human (to answer, decide, run, paste, confirm, log in).
