@@ -64,7 +64,9 @@ def test_independent_set_floors(name: str) -> None:
 # - blind9: 0.963 / 0.000 / 0.867 before the session of 2026-11-24 (evening), written clearer
 #   than real messages (none of its deliveries sent back): a guard that none ever is;
 # - blind10: 0.858 / 0.073 / 0.711 before the session of 2026-11-24 (night), written to be as
-#   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9.
+#   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9;
+# - blind11: a validation set by another helper, same brief, read for the fixes of that
+#   session (not blind): 0.833 / 0.060 / 0.578 -> 0.863 / 0.047 / 0.644.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -73,6 +75,7 @@ BLIND_FLOORS = [
     ("blind8.jsonl", 240, 0.03, 0.90, 0.64),
     ("blind9.jsonl", 240, 0.0, 0.95, 0.84),
     ("blind10.jsonl", 240, 0.08, 0.85, 0.70),
+    ("blind11.jsonl", 240, 0.05, 0.86, 0.64),
 ]
 
 
