@@ -35,7 +35,8 @@ rendering of a shell call read as a command, Cline's own tool-call error line, a
 that the next step waits on in zh, ja and ko: "if you decide, I'll proceed"; and for hedges
 in verb-final German and Dutch with the modal far from its verb, and in Arabic; and for
 French "ce qui confirme" no longer read as a request to confirm; and for work under way in
-more Ukrainian, Indonesian and Arabic forms)
+more Ukrainian, Indonesian and Arabic forms; and for Cline's tagged final answer and
+question read as the agent's words)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

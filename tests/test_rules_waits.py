@@ -267,3 +267,17 @@ def test_requests_to_confirm_still_ask(text: str) -> None:
     from coachloop.judge.rules.text import Message
 
     assert Features(Message(text)).asks, text
+
+
+def test_clines_tagged_answer_and_question_are_the_agents_words() -> None:
+    # Cline's and Roo Code's final answer and question come wrapped in their tool's tags
+    done = (
+        "<attempt_completion>\n<result>\nThe CSV export has been implemented successfully and "
+        "everything works.\n</result>\n</attempt_completion>"
+    )
+    assert _reads(done, "add a CSV export") == ("status", "continue")
+    asked = (
+        "<ask_followup_question>\n<question>Which delimiter should the export use, a comma or "
+        "a semicolon?</question>\n</ask_followup_question>"
+    )
+    assert _reads(asked, "add a CSV export") == ("question", "deliver")

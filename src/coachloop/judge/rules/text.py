@@ -22,7 +22,25 @@ _KEEP_HEAD = 8_000
 _INLINE_CODE = LazyPattern(r"`[^`\n]*`")
 _BLOCKQUOTE = LazyPattern(r"^[ \t]*>.*$", re.M)
 _QUOTED = LazyPattern(r"\"[^\"\n]{1,200}\"|“[^”\n]{1,200}”|«[^»\n]{1,200}»|„[^“\n]{1,200}“")
-_TAGS = LazyPattern(r"<(\w+)[^>]*>.*?</\1>", re.S)
+_TAGS = LazyPattern(r"<(\w+)[^>]*>(.*?)</\1>", re.S)
+# Tags whose content is the agent's own words to the human: Cline's and Roo Code's final
+# answer (`<attempt_completion><result>...`) and question (`<ask_followup_question>
+# <question>...`). Their content stays prose; other tags' (markup, tool calls) goes.
+_SPOKEN_TAGS = frozenset(
+    {"attempt_completion", "result", "ask_followup_question", "question", "follow_up"}
+)
+
+
+def _untagged(text: str) -> str:
+    """`text` without tagged spans, but with the content of `_SPOKEN_TAGS` kept (read
+    again: a spoken tag holds others)."""
+
+    def keep(m: re.Match[str]) -> str:
+        return f" {_untagged(m.group(2))} " if m.group(1) in _SPOKEN_TAGS else " "
+
+    return _TAGS.sub(keep, text)
+
+
 # Whitespace after [.!?…], or newlines: written as `(?<=[.!?…])\s+|\n+` would match
 # the same, but opening on `\s` lets `re` skip every other character at once.
 _SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)")
@@ -83,7 +101,7 @@ class Message:
         pattern that cannot match leaves the text as it is."""
         out = _replaced(self.text, self.fences, "\n")
         if "</" in out:
-            out = _TAGS.sub(" ", out)
+            out = _untagged(out)
         if ">" in out:
             out = _BLOCKQUOTE.sub("", out)
         if "`" in out:
