@@ -281,3 +281,11 @@ def test_clines_tagged_answer_and_question_are_the_agents_words() -> None:
         "a semicolon?</question>\n</ask_followup_question>"
     )
     assert _reads(asked, "add a CSV export") == ("question", "deliver")
+
+
+def test_a_gerund_as_the_subject_is_not_work_announced() -> None:
+    from coachloop.judge.rules.features import _gerund_opening
+
+    assert not _gerund_opening("Searching for CODE now matches only the literal string.")
+    assert not _gerund_opening("Uploading a 2 GB file now takes 40 s instead of 6 min.")
+    assert _gerund_opening("Running the migration on staging now.")

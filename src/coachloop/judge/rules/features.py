@@ -78,6 +78,9 @@ _STEP_HEADING = LazyPattern(
 _FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
+    # the gerund is the subject: "Searching for CODE now matches only ..."
+    r"|\bnow (?:works|returns|matches|shows|takes|runs|passes|fails|uses|handles|finds|"
+    r"keeps|skips|loads|sends|writes|reads|produces|gives|stays)\b"
 )
 _ACTION_REQUEST = Scanner(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
