@@ -289,3 +289,15 @@ def test_a_gerund_as_the_subject_is_not_work_announced() -> None:
     assert not _gerund_opening("Searching for CODE now matches only the literal string.")
     assert not _gerund_opening("Uploading a 2 GB file now takes 40 s instead of 6 min.")
     assert _gerund_opening("Running the migration on staging now.")
+
+
+def test_an_account_level_role_names_a_blocker_an_apps_role_does_not() -> None:
+    blocked = (
+        "The upload failed: the updated license agreement has to be accepted. Only the Account "
+        "Holder of the team can accept it in App Store Connect; once that's done, re-running "
+        "`fastlane beta` should upload build 412."
+    )
+    assert _reads(blocked, "ship the beta") == ("blocker", "deliver")
+    from coachloop.judge.rules.sure import BLOCKED_SURE
+
+    assert not BLOCKED_SURE.search("now only admins can delete projects, and only the owner can")

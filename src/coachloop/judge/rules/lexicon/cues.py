@@ -96,6 +96,9 @@ BLOCKED_SURE: Lexicon = {
         r"\boutage\b",
         r"\bservice unavailable\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
+        # an account-level role, not a role of the app being built ("only admins can delete")
+        r"\bonly (?:the |an? |your )?(?:account (?:holder|owner|admin)|org(?:anization)? "
+        r"(?:owner|admin)|billing (?:owner|admin)|workspace owner)s?\b[^.\n]{0,40}\bcan\b",
     ),
     # "I can't go on until ..."; the other languages in `trouble_world.BLOCKED_SURE_WORLD`
     "de": (r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",),
