@@ -38,7 +38,8 @@ French "ce qui confirme" no longer read as a request to confirm; and for work un
 more Ukrainian, Indonesian and Arabic forms; and for Cline's tagged final answer and
 question read as the agent's words, and a gerund subject before "now matches" not read as
 work announced, and an account-level role named as the only one who can act read as a
-blocker)
+blocker; and for a failing run shown before the last, passing one read as the bug
+reproduced, not the result)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -301,3 +301,16 @@ def test_an_account_level_role_names_a_blocker_an_apps_role_does_not() -> None:
     from coachloop.judge.rules.sure import BLOCKED_SURE
 
     assert not BLOCKED_SURE.search("now only admins can delete projects, and only the owner can")
+
+
+def test_a_failure_reproduced_then_fixed_is_the_before_not_the_result() -> None:
+    before = "```\n$ pytest tests/test_lock.py -q\n1 failed, 1 passed in 9.81s\n```\n\n"
+    after = "```\n$ pytest -q\n218 passed, 3 skipped in 41.02s\n```\n"
+    fixed = (
+        f"Reproduced the deadlock first:\n\n{before}Both transactions now lock `users` first. "
+        f"The whole suite after the fix:\n\n{after}\nThe deadlock is fixed."
+    )
+    assert _reads(fixed, "fix the login deadlock") == ("completion", "deliver")
+    # the other order: the last run shown fails, so the claim does not hold up
+    broken = f"The whole suite:\n\n{after}\nThen the lock test:\n\n{before}\nThe deadlock is fixed."
+    assert _reads(broken, "fix the login deadlock") == ("status", "continue")

@@ -82,7 +82,7 @@ def _broken(f: Features) -> str | None:
         return "the message is a cut-off tool call, not an answer"
     if f.truncated:
         return "the message stops mid-sentence: the run broke off"
-    if f.error_anywhere and not (f.done and strong_evidence(f.msg_evidence, f)):
+    if f.error_anywhere and not (f.done and strong_evidence(f.result_evidence, f)):
         return "the message reports that the agent's run or tools failed"
     return None
 
@@ -191,7 +191,7 @@ def _claim_problems(
 
 def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcome:
     """Read one message; see the module docstring for the order of the rules."""
-    ev = f.msg_evidence
+    ev = f.result_evidence
     broken = _broken(f)
     if broken:
         return Outcome("error", 0.9, broken)

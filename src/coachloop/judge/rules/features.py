@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from coachloop._lazy import lazy
@@ -234,7 +234,21 @@ class Features:
 
     @lazy
     def msg_evidence(self) -> Evidence:
+        """Everything the message shows (the verdict's `evidence`)."""
         return extract(self.msg.text, self.msg.low_text)
+
+    @lazy
+    def result_evidence(self) -> Evidence:
+        """The evidence the rules judge the result by: when the last test run shown passed,
+        the runs after the last failing one. A whole turn shows the bug reproduced (a run
+        failing), then fixed (the run passing): the failure is the "before", not the result.
+        When the last run fails, every run counts."""
+        ev = self.msg_evidence
+        tests = ev.tests
+        if len(tests) < 2 or not tests[-1].ok or tests[-1].failed:
+            return ev
+        last_failing = max((i for i, t in enumerate(tests) if t.failed), default=-1)
+        return ev if last_failing < 0 else replace(ev, tests=tests[last_failing + 1 :])
 
     @lazy
     def hedges(self) -> list[str]:

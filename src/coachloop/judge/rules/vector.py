@@ -195,7 +195,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
     on: set[str] = {f"rule_{outcome.type}"}
     on.update(f"problem_{p.kind}" for p in outcome.problems)
 
-    ev = f.msg_evidence
+    ev = f.result_evidence
     shown = strong_evidence(ev, f)
     outputs = _output_blocks(f)
     flags = {
