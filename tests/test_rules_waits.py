@@ -314,3 +314,32 @@ def test_a_failure_reproduced_then_fixed_is_the_before_not_the_result() -> None:
     # the other order: the last run shown fails, so the claim does not hold up
     broken = f"The whole suite:\n\n{after}\nThen the lock test:\n\n{before}\nThe deadlock is fixed."
     assert _reads(broken, "fix the login deadlock") == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # Cursor's own line for a malformed tool call, over and over
+        ("Model provided invalid arguments to edit file tool.\n\n" * 3, "error"),
+        ("Roo 尝试使用 apply_diff，但缺少必需参数 'diff' 的值。正在重试...\n\n" * 2, "error"),
+        (
+            "需求文档说 VIP 不限次数，合同写每天最多 50 次，两者矛盾。需要你和产品确认以哪个为准，"
+            "我先不改代码。",
+            "question",
+        ),
+        (
+            "L'API renvoie 401 : la clé a été régénérée. Il faut qu'un administrateur de "
+            "l'organisation génère une nouvelle clé dans Paramètres › API.",
+            "blocker",
+        ),
+    ],
+)
+def test_harness_lines_and_requests_in_more_forms_reach_the_human(text: str, kind: str) -> None:
+    assert _reads(text.strip()) == (kind, "deliver")
+
+
+def test_the_humans_next_steps_are_not_work_announced() -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert not ONGOING.search("all 20 examples pass. next steps on your side when you're ready:")
+    assert ONGOING.search("the schema is migrated. next, the backfill.")

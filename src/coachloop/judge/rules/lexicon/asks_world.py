@@ -49,6 +49,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
         # "once you confirm / choose, I'll go on": the next step waits on the human
         r"(?:你|您)(?:确认|决定|选择|选定|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
+        # "needs you (and product) to confirm which one holds"
+        r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权)",
     ),
     "ja": (
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",

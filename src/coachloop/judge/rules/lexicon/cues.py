@@ -45,6 +45,9 @@ ERROR_WORDS: Lexicon = {
         r"\b(?:claude|codex|gemini|copilot|cursor|cline|roo) (?:is having trouble|took too long)\b",
         # Cline's (and its fork Roo Code's) own line when the model's tool call lacks a value
         r"\b(?:cline|roo) tried to use [\w-]+ without value for required parameter\b",
+        r"\b(?:cline|roo) 尝试使用 \S+?[，,] ?但缺少必需参数",  # the same, localised (zh-CN)
+        # Cursor's own line when the model's tool call is malformed
+        r"\bmodel provided invalid arguments to [\w ]{1,40}? tool\b",
     ),
 }
 
@@ -103,7 +106,11 @@ BLOCKED_SURE: Lexicon = {
     # "I can't go on until ..."; the other languages in `trouble_world.BLOCKED_SURE_WORLD`
     "de": (r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",),
     "es": (r"\bno puedo (?:\w+ ){1,6}hasta que\b",),
-    "fr": (r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",),
+    "fr": (
+        r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",
+        # "an organisation admin has to ...": only that person can act
+        r"\bil faut qu['’]un (?:administrateur|admin|propriétaire|responsable)\b",
+    ),
 }
 
 # Verification handed to the human: "try it", "reload and check", "to test: ...".

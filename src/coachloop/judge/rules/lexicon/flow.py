@@ -19,8 +19,9 @@ ONGOING: Lexicon = {
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
-        r"^(?:next|then)\b",
-        r"\s(?<=[.;:]\s)\s*(?:next|then)\b",
+        # not the human's next steps ("Next steps on your side: git push ...")
+        r"^(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b)",
+        r"\s(?<=[.;:]\s)\s*(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b)",
         r"\bnext (?:up|step|i'?ll)\b",
         r"\bmoving on\b",
         r"\bin progress\b",
