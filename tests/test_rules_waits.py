@@ -172,6 +172,8 @@ def test_a_todo_in_the_code_shown_is_not_a_stand_in() -> None:
         "Ik heb de datumnotatie in de export aangepast. Dat zou de verschuiving van een dag bij "
         "de klanten in Azië nu moeten oplossen.",
         "عدّلت دالة التحويل لتستخدم المنطقة الزمنية الصحيحة. يجب أن يعمل التقرير بشكل صحيح الآن.",
+        "Ajustei a regra no middleware. Agora deve bloquear as requisições sem token.",
+        "मैंने टाइमज़ोन वाला फ़ंक्शन बदल दिया है। अब रिपोर्ट सही काम करना चाहिए।",
     ],
 )
 def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
@@ -191,6 +193,8 @@ def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
         "`/settings`.",
         "وجدت سبب البطء في `reports/daily.py`: الاستعلام يجلب كل الصفوف. سأعيد كتابته ليجمع "
         "داخل قاعدة البيانات ثم أقيس الوقت مرة أخرى.",
+        "8 个页面里已经迁移了 3 个，剩下的设置页和发票页我接着改。",
+        "问题定位到了：压缩前就读取了文件大小。已经改了判断顺序，现在补充测试用例，然后跑一遍上传测试。",
     ],
 )
 def test_more_work_under_way_goes_back(text: str) -> None:

@@ -39,6 +39,7 @@ HEDGE_WORLD: Lexicon = {
     ),
     "pt": (
         r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar|conseguir)",
+        r"\bagora (?:já )?dev(?:e|eria)\b",  # "now it should ...": a prediction, any verb
         r"\bprovavelmente\b",
         r"\bacho que\b",
         r"\bacredito que\b",
@@ -54,6 +55,8 @@ HEDGE_WORLD: Lexicon = {
     "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
     "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
     "pl": (r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)", r"\bprawdopodobnie\b"),
+    # "should work / run" (Devanagari: plain substrings)
+    "hi": (r"काम करना चाहिए", r"चलना चाहिए", r"शायद"),
     # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
     "nl": (
         r"\bzou(?:den)? (?:[\w-]+ ){0,12}moeten (?:werken|lukken|oplossen|verhelpen|verdwijnen|"
@@ -129,8 +132,13 @@ ONGOING_WORLD: Lexicon = {
         r"我(?:来|先|将|会|现在)",
         r"接下来",
         r"下一步",
-        r"现在(?:开始|来|让)",
+        r"现在(?:开始|来|让|补充|添加|修改|运行|处理)",
         r"正在",
+        # "I carry on with ...", "starting from step 1", "then run ..." (not "then ran": 了/过)
+        r"我接着",
+        r"接着(?:改|做|处理|迁移|写)",
+        r"先从",
+        r"然后(?:再)?(?:跑|运行|执行)(?![了过])",
     ),
     "ja": (
         r"しましょう",
