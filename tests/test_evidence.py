@@ -131,3 +131,18 @@ def test_a_goose_shell_call_is_a_command_and_its_output_a_run_shown() -> None:
     assert not ran_with_output(_GOOSE + "─── text_editor | developer ───────\npath: a.rs\n")
     # "command:" without Goose's header is prose, not a command
     assert extract("The command: make deploy\ncommand: make deploy\n").commands == ()
+
+
+@pytest.mark.parametrize(
+    ("line", "passed", "failed", "skipped"),
+    [
+        ("12 skipped in 0.08s", 0, 0, 12),  # every test skipped: a run of no test
+        ("===== 1 passed, 12 skipped in 0.08s =====", 1, 0, 12),  # read once, whole
+        ("3 failed, 12 skipped in 1.2s", 0, 3, 12),
+    ],
+)
+def test_pytest_summaries_with_skipped_tests(
+    line: str, passed: int, failed: int, skipped: int
+) -> None:
+    (run,) = extract(f"$ pytest -q\n{line}\n").tests
+    assert (run.passed, run.failed, run.skipped) == (passed, failed, skipped)

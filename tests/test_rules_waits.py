@@ -347,3 +347,11 @@ def test_the_humans_next_steps_are_not_work_announced() -> None:
 
     assert not ONGOING.search("all 20 examples pass. next steps on your side when you're ready:")
     assert ONGOING.search("the schema is migrated. next, the backfill.")
+
+
+def test_tests_said_to_pass_when_every_one_was_skipped_go_back() -> None:
+    text = (
+        "Added retries for throttled S3 calls, with 12 new tests.\n\n```\n$ python -m pytest "
+        "tests/test_storage.py -q\n12 skipped in 0.08s\n```\n\nAll tests pass."
+    )
+    assert _reads(text, "retry throttled S3 calls") == ("status", "continue")

@@ -25,7 +25,14 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         r"(?:, (?P<skipped>\d+) (?:skipped|deselected|xfailed|xpassed|warnings?))*"
         r"(?:, (?P<errors>\d+) errors?)?(?:,[^\n]*)? in [\d.]+\s?s",
     ),
-    ("pytest", r"(?P<failed>\d+) failed(?:, (?P<errors>\d+) errors?)? in [\d.]+\s?s"),
+    (
+        "pytest",
+        r"(?P<failed>\d+) failed(?:, (?P<errors>\d+) errors?)?"
+        r"(?:, (?P<skipped>\d+) (?:skipped|deselected|xfailed|xpassed|warnings?))* in [\d.]+\s?s",
+    ),
+    # every test skipped: "12 skipped in 0.08s" (a run of no test; not the tail of "1 passed,
+    # 12 skipped in ...", which the first pattern reads)
+    ("pytest", r"(?<!, )(?<!\d)(?P<skipped>\d+) skipped(?:, \d+ warnings?)? in [\d.]+\s?s"),
     # unittest / django: "Ran 48 tests in 3.812s" (+ "OK" / "FAILED (failures=2)")
     (
         "unittest",
@@ -127,7 +134,7 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
 # A pattern runs only when one of its anchor words is in the lowercased text: a cheap
 # substring test that skips most patterns on most messages.
 _ANCHORS: dict[str, tuple[str, ...]] = {
-    "pytest": (" passed", " failed"),
+    "pytest": (" passed", " failed", " skipped in"),
     "unittest": ("ran ",),
     "jest": ("tests:",),
     "vitest": ("tests ",),

@@ -22,7 +22,7 @@ def _count(value: str | None) -> int:
 
 
 _DIGIT = LazyPattern(r"\d")
-TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error")
+TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error", "skipped in")
 # From a line's first digit to its end: one match per line that holds a digit.
 _DIGIT_LINE = LazyPattern(r"\d[^\n]*")
 # `bytes.translate` table for ASCII text: digits become "0", newlines stay, the rest
