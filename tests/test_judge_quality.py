@@ -65,8 +65,9 @@ def test_independent_set_floors(name: str) -> None:
 #   than real messages (none of its deliveries sent back): a guard that none ever is;
 # - blind10: 0.858 / 0.073 / 0.711 before the session of 2026-11-24 (night), written to be as
 #   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9;
-# - blind11: a validation set by another helper, same brief, read for the fixes of that
-#   session (not blind): 0.833 / 0.060 / 0.578 -> 0.863 / 0.047 / 0.644.
+# - blind11, blind12: validation sets by two more helpers, read for the fixes of that
+#   session (not blind): 0.833 / 0.060 / 0.578 -> 0.879 / 0.033 / 0.689, and 0.863 / 0.067 /
+#   0.644 -> 0.904 / 0.033 / 0.689.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -75,7 +76,8 @@ BLIND_FLOORS = [
     ("blind8.jsonl", 240, 0.03, 0.90, 0.64),
     ("blind9.jsonl", 240, 0.0, 0.95, 0.84),
     ("blind10.jsonl", 240, 0.08, 0.85, 0.70),
-    ("blind11.jsonl", 240, 0.05, 0.86, 0.64),
+    ("blind11.jsonl", 240, 0.04, 0.87, 0.68),
+    ("blind12.jsonl", 240, 0.04, 0.89, 0.68),
 ]
 
 
