@@ -276,3 +276,16 @@ def test_parse_answer_contract() -> None:
         "rejected_completion",
     }
     assert isinstance(LLMJudge(None, RulesJudge()).judge(ITEM).reason, str)
+
+
+def test_the_prompt_states_the_offline_rules_lessons() -> None:
+    # what the offline rules learned from real and blind messages, said to the LLM judge too
+    for lesson in (
+        "without a question mark",  # requests to the human
+        "Model provided invalid arguments",  # the agent tool's own error lines
+        "<attempt_completion>",  # Cline's answer tags hold its message
+        'the failure is the "before"',  # a bug reproduced, then fixed
+        "Next steps on your",  # the human's steps are not work under way
+        "any language",
+    ):
+        assert lesson in SYSTEM_PROMPT, lesson

@@ -53,7 +53,10 @@ the task: test runner output with counts, commands and their results, commit has
 PR links, changed file paths. A direct answer to the human's question (explaining, \
 reviewing, reporting facts they asked for) is a completion and needs no test evidence. \
 When the human asked for a reproduction or a failing test, the failure shown with the \
-command that produced it is the result, not a problem.
+command that produced it is the result, not a problem. In a whole turn that reproduced \
+a bug (a run failing) and then fixed it (the last run passing), the failure is the \
+"before": judge the result by the last run. The human's next steps ("Next steps on your \
+side: git push ...") at the end of finished work are not work still under way.
 - blocker: progress needs a human action outside the agent's control: credentials, \
 access, a paid account, a decision about external systems, hardware, a service that \
 is down.
@@ -64,11 +67,15 @@ agent's OWN model or account are errors whatever their wording: "stream disconne
 "an error occurred while processing your request, try again later", "Sorry, your \
 request failed", retry logs ("Retrying in 8 seconds… (attempt 4/10)"), "usage limit \
 reached", "credit balance is too low", "conversation too long", "[Request interrupted \
-by user]", "please log in", 429/5xx from the model provider, also when such a line \
+by user]", "please log in", 429/5xx from the model provider, the agent tool's own lines about a \
+malformed tool call ("Model provided invalid arguments to edit file tool", "Cline tried \
+to use write_to_file without value for required parameter"), also when such a line \
 closes a message that narrated work ("Next I'll update the tests. API Error: 529 \
 overloaded"). Quota or credentials of \
 a service the TASK uses is a blocker.
 
+The words inside an agent's own answer tags (Cline's and Roo Code's \
+<attempt_completion><result>, <ask_followup_question><question>) are its message. \
 The message may be in any language; judge it the same way. When unsure whether the \
 human must see a message, choose the type that delivers it: sending a question, a \
 blocker, an error or a finished answer back to the agent is the costliest mistake.
