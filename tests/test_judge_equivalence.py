@@ -43,7 +43,9 @@ reproduced, not the result; and for Cursor's own malformed-tool-call line and Cl
 Chinese, "需要你…确认" and "il faut qu'un administrateur" read as requests and blockers, and
 the human's "next steps on your side" not read as work announced; and for work under way
 in more Chinese forms and hedges in Portuguese ("agora deve") and Hindi; and for pytest's
-summaries of runs with every test skipped, and of failures beside skipped tests)
+summaries of runs with every test skipped, and of failures beside skipped tests; and for
+OpenHands' stuck-agent lines, an admin who has to act in Italian and Portuguese, an account
+owner named with its product, and "Next release ..." not read as work announced)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

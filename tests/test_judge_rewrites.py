@@ -216,7 +216,10 @@ def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
 
     now = r"now,? (?:\w+ing|run|on to|let's|for the)\b"
     gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b"
-    yours = r"(?! steps? (?:on your (?:side|end)|for you)\b)"  # the human's next steps
+    # the human's next steps, and "next" before a noun of time or of a later round
+    yours = (
+        r"(?! steps? (?:on your (?:side|end)|for you)\b| (?:release|version|week|month|sprint)\b)"
+    )
     pairs = {
         rf"(?:^|[.!]\s+){now}": (rf"^{now}", rf"\s(?<=[.!]\s)\s*{now}"),
         rf"(?:^|(?<=[.!]\s)){gerund}": (rf"^{gerund}", rf"\s(?<=[.!]\s){gerund}"),
@@ -227,7 +230,7 @@ def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
     }
     pieces = ["now", "now, ", " ", "\n", "\t", ".", "!", ";", ":", "running", "run", "next"]
     pieces += ["then", "on to", "x", "ing", " now", "fixing", "\n\n", ". ", "!\n", "thing"]
-    pieces += [" steps on your side", " step for you"]
+    pieces += [" steps on your side", " step for you", " release", " time", " version"]
     texts = [t.lower() for t in TEXTS] + [Message(t).low_prose for t in TEXTS]
     texts += _fuzz(pieces, 30000, 23)
     for old, new in pairs.items():

@@ -336,6 +336,21 @@ def test_a_failure_reproduced_then_fixed_is_the_before_not_the_result() -> None:
             "l'organisation génère une nouvelle clé dans Paramètres › API.",
             "blocker",
         ),
+        (
+            "Running command: pytest -x -q\n\nRunning command: pytest -x -q\n\n"
+            "AgentStuckInLoopError: Agent got stuck in a loop\nAgent state changed to ERROR",
+            "error",
+        ),
+        (
+            "Il deploy fallisce: la sottoscrizione Azure è disabilitata. Serve che l'amministratore "
+            "della sottoscrizione la riattivi dal portale.",
+            "blocker",
+        ),
+        (
+            "The upload is rejected until the new agreement is accepted. Only the Play Console "
+            "account owner can accept it; after that, re-run `fastlane supply`.",
+            "blocker",
+        ),
     ],
 )
 def test_harness_lines_and_requests_in_more_forms_reach_the_human(text: str, kind: str) -> None:
@@ -347,6 +362,7 @@ def test_the_humans_next_steps_are_not_work_announced() -> None:
 
     assert not ONGOING.search("all 20 examples pass. next steps on your side when you're ready:")
     assert ONGOING.search("the schema is migrated. next, the backfill.")
+    assert not ONGOING.search("published 2.3.0. next release can go out the same way.")
 
 
 def test_tests_said_to_pass_when_every_one_was_skipped_go_back() -> None:

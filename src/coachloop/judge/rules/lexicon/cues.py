@@ -48,6 +48,9 @@ ERROR_WORDS: Lexicon = {
         r"\b(?:cline|roo) 尝试使用 \S+?[，,] ?但缺少必需参数",  # the same, localised (zh-CN)
         # Cursor's own line when the model's tool call is malformed
         r"\bmodel provided invalid arguments to [\w ]{1,40}? tool\b",
+        # OpenHands' controller stopping a stuck agent
+        r"\bagentstuckinlooperror\b",
+        r"\bagent state changed to error\b",
     ),
 }
 
@@ -100,7 +103,7 @@ BLOCKED_SURE: Lexicon = {
         r"\bservice unavailable\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
         # an account-level role, not a role of the app being built ("only admins can delete")
-        r"\bonly (?:the |an? |your )?(?:account (?:holder|owner|admin)|org(?:anization)? "
+        r"\bonly (?:the |an? |your )?(?:[\w-]+ ){0,3}(?:account (?:holder|owner|admin)|org(?:anization)? "
         r"(?:owner|admin)|billing (?:owner|admin)|workspace owner)s?\b[^.\n]{0,40}\bcan\b",
     ),
     # "I can't go on until ..."; the other languages in `trouble_world.BLOCKED_SURE_WORLD`

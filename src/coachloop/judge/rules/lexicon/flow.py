@@ -19,9 +19,12 @@ ONGOING: Lexicon = {
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
-        # not the human's next steps ("Next steps on your side: git push ...")
-        r"^(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b)",
-        r"\s(?<=[.;:]\s)\s*(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b)",
+        # not the human's next steps ("Next steps on your side: ..."), nor "next" before a
+        # later round ("Next release can go out the same way"; not "next time": a prediction)
+        r"^(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| (?:release|"
+        r"version|week|month|sprint)\b)",
+        r"\s(?<=[.;:]\s)\s*(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
+        r"(?:release|version|week|month|sprint)\b)",
         r"\bnext (?:up|step|i'?ll)\b",
         r"\bmoving on\b",
         r"\bin progress\b",

@@ -219,8 +219,15 @@ STUCK_WORLD: Lexicon = {
 # "I can't go on until ..." (merged into `cues.BLOCKED_SURE`, a sure blocker)
 BLOCKED_SURE_WORLD: Lexicon = {
     "tr": (r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",),
-    "pt": (r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",),
-    "it": (r"\bnon posso (?:\w+ ){1,6}finché\b",),
+    # "I can't ... until"; "an admin has to ..." (only that person can act)
+    "pt": (
+        r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",
+        r"\bé preciso que (?:o|um) (?:administrador|admin|proprietário|responsável)\b",
+    ),
+    "it": (
+        r"\bnon posso (?:\w+ ){1,6}finché\b",
+        r"\bserve che l['’](?:amministratore|admin|proprietario|responsabile)\b",
+    ),
     "ru": (r"\bне могу (?:\w+ ){1,6}пока\b",),
     "uk": (r"\bне можу (?:\w+ ){1,6}поки\b",),
 }
