@@ -170,3 +170,20 @@ HEDGED = [
 @pytest.mark.parametrize("text", HEDGED)
 def test_a_hedged_claim_in_another_language_goes_back(text: str) -> None:
     assert _reads(text, "fix the login timeout") == ("status", "continue")
+
+
+def test_no_language_of_a_base_lexicon_is_replaced_by_its_world_part() -> None:
+    # `lexicon/__init__.py` merges each base lexicon with its world part by language key:
+    # a key in both would silently drop the base's patterns for that language
+    import re
+    from pathlib import Path
+
+    from coachloop.judge.rules import lexicon
+
+    source = Path(lexicon.__file__).read_text(encoding="utf-8")
+    merges = re.findall(r"(\w+): Lexicon = \{\*\*(\w+)\.(\w+), \*\*(\w+)\.(\w+)\}", source)
+    assert len(merges) >= 9
+    for name, base_mod, base, world_mod, world in merges:
+        a = getattr(getattr(lexicon, base_mod), base)
+        b = getattr(getattr(lexicon, world_mod), world)
+        assert not set(a) & set(b), (name, set(a) & set(b))
