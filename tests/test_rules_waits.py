@@ -195,6 +195,11 @@ def test_hedged_claims_in_more_languages_go_back(text: str) -> None:
         "داخل قاعدة البيانات ثم أقيس الوقت مرة أخرى.",
         "8 个页面里已经迁移了 3 个，剩下的设置页和发票页我接着改。",
         "问题定位到了：压缩前就读取了文件大小。已经改了判断顺序，现在补充测试用例，然后跑一遍上传测试。",
+        "好的，我继续处理剩下的 3 个接口。",
+        "3件とも同じカラム名の変更に関係していそうです。まず1件目から見ていきます。",
+        "Zmieniłem mapper. Zostało przepiąć `OrderResource` na nowy enum. Robię to teraz.",
+        "Mình đã tách xong 12/31 component. Còn lại 19 file, mình làm tiếp phần đó.",
+        "Endpoint sudah saya tambahkan. Berikutnya saya tulis test untuk kasus di luar radius.",
     ],
 )
 def test_more_work_under_way_goes_back(text: str) -> None:
@@ -243,6 +248,8 @@ def test_an_agent_confirming_or_usage_steps_ask_nothing(text: str) -> None:
         "既存のAPIを拡張するか、新しいエンドポイントを作るかの二択です。方針を決めていただければ"
         "すぐに進めます。",
         "可以扩展现有接口，也可以新建一个接口。你确认方案后我再继续实现。",
+        "Không xuất được `.xls`. Có 2 lựa chọn: `.xlsx` hoặc `.csv`. Bạn chọn hướng nào thì mình "
+        "làm tiếp.",
     ],
 )
 def test_a_next_step_waiting_on_the_humans_choice_reaches_them(text: str) -> None:

@@ -102,6 +102,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbạn muốn (?:chọn )?(?:phương án|cách) nào\b",
         r"\bchờ (?:bạn )?xác nhận\b",
         r"\bbạn cần\b",  # "you need to ..."
+        # "whichever you choose, I'll carry on": the next step waits on the human
+        r"\bbạn (?:chọn|quyết định|xác nhận)\b[^.\n]{0,40}\bthì (?:mình|tôi) (?:làm tiếp|tiếp tục|triển khai)\b",
     ),
     "id": (
         r"\b(?:tempel|tempelkan|kirim|kirimkan|bagikan)\b[^.\n]{0,25}?\b(?:output|hasil|error|log)",

@@ -136,13 +136,14 @@ ONGOING_WORLD: Lexicon = {
         r"正在",
         # "I carry on with ...", "starting from step 1", "then run ..." (not "then ran": 了/过)
         r"我接着",
+        r"我继续",
         r"接着(?:改|做|处理|迁移|写)",
         r"先从",
         r"然后(?:再)?(?:跑|运行|执行)(?![了过])",
     ),
     "ja": (
         r"しましょう",
-        r"していきます",
+        r"ていきます",  # "-te ikimasu": "見ていきます", "直していきます" (work going on)
         r"を確認します",
         r"次に",
         r"してみます",
@@ -212,13 +213,21 @@ ONGOING_WORLD: Lexicon = {
         r"\binizio (?:da|con|dal|dalla|dallo)\b",
         r"\bpoi (?:\w+erò|\w+irò|\w+arò)\b",
     ),
-    "vi": (r"\btôi sẽ\b", r"\btiếp theo\b", r"\bđể tôi\b", r"\bmình sẽ\b", r"\bbây giờ\b"),
+    "vi": (
+        r"\btôi sẽ\b",
+        r"\btiếp theo\b",
+        r"\bđể tôi\b",
+        r"\bmình sẽ\b",
+        r"\bbây giờ\b",
+        r"\blàm tiếp\b",  # "(I) carry on with it"
+    ),
     "id": (
         r"\bsaya akan\b",
         r"\bselanjutnya\b",
         r"\bmulai (?:dari|dengan)\b",
         # not "lalu jalankan" (then run): without a subject it asks the human as often
         r"\bsaya (?:sedang|lagi)\b",
+        r"\bberikutnya\b",  # "next", as "selanjutnya"
     ),
     "tr": (
         r"\bşimdi\b",
@@ -234,6 +243,7 @@ ONGOING_WORLD: Lexicon = {
         r"\bsprawdzę\b",
         r"\bprzejdę\b",
         r"\b(?:zaczynam|uruchamiam|przeglądam|podmieniam|sprawdzam|poprawiam|dodaję)\b",
+        r"\b(?:robię|zajmę się|biorę się za) (?:to |tym )?(?:teraz|zaraz)\b",
     ),
     "nl": (r"\bik \w+ nu\b", r"\bnu ga ik\b", r"\bik ga (?:nu )?\w+\b", r"\bga ik verder\b"),
     # Devanagari's vowel signs are not word characters: plain substrings
