@@ -47,7 +47,8 @@ summaries of runs with every test skipped, and of failures beside skipped tests;
 OpenHands' stuck-agent lines, an admin who has to act in Italian and Portuguese, an account
 owner named with its product, and "Next release ..." not read as work announced; and for
 work under way in more zh, ja, pl, vi and id forms, and a Vietnamese choice the next step
-waits on)
+waits on; and Polish "powinny się teraz" as a hedge, Portuguese "os testes passaram" as
+verification asserted)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -174,6 +174,8 @@ def test_a_todo_in_the_code_shown_is_not_a_stand_in() -> None:
         "عدّلت دالة التحويل لتستخدم المنطقة الزمنية الصحيحة. يجب أن يعمل التقرير بشكل صحيح الآن.",
         "Ajustei a regra no middleware. Agora deve bloquear as requisições sem token.",
         "मैंने टाइमज़ोन वाला फ़ंक्शन बदल दिया है। अब रिपोर्ट सही काम करना चाहिए।",
+        "Wdrożyłem nową wersję funkcji. Kursy walut powinny się teraz aktualizować co godzinę.",
+        "Refatorei o módulo de notificações. Os testes passaram localmente. Pode mandar para revisão.",
     ],
 )
 def test_hedged_claims_in_more_languages_go_back(text: str) -> None:

@@ -54,7 +54,11 @@ HEDGE_WORLD: Lexicon = {
     "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
     "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
     "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
-    "pl": (r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)", r"\bprawdopodobnie\b"),
+    "pl": (
+        r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)",
+        r"\bpowin(?:no|ien|na|ny|ni) (?:się )?teraz\b",  # "should now ...": a prediction
+        r"\bprawdopodobnie\b",
+    ),
     # "should work / run" (Devanagari: plain substrings)
     "hi": (r"काम करना चाहिए", r"चलना चाहिए", r"शायद"),
     # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
@@ -343,7 +347,7 @@ ASSERTED_WORLD: Lexicon = {
         r"\bпрацює (?:коректно|правильно)\b",
     ),
     "pt": (
-        r"\btodos os testes (?:passam|passaram|estão passando)\b",
+        r"\b(?:todos )?os testes (?:passam|passaram|estão passando)\b",
         r"\b(?:testado|testada|testados|testadas|verificado|verificada|verificados|verificadas)\b",
         r"\bfunciona (?:perfeitamente|corretamente|bem)\b",
     ),
