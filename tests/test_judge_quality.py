@@ -64,7 +64,8 @@ def test_independent_set_floors(name: str) -> None:
 # - blind9: 0.963 / 0.000 / 0.867 before the session of 2026-11-24 (evening), written clearer
 #   than real messages (none of its deliveries sent back): a guard that none ever is;
 # - blind10: 0.858 / 0.073 / 0.711 before the session of 2026-11-24 (night), written to be as
-#   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9;
+#   untidy as real agents (whole-turn transcripts, 15% Chinese): harder than blind9; 0.871 /
+#   0.067 / 0.733 blind after that session's first fixes, then read: 0.917 / 0.040 / 0.778;
 # - blind11, blind12: validation sets by two more helpers, read for the fixes of that
 #   session (not blind): 0.833 / 0.060 / 0.578 -> 0.879 / 0.033 / 0.689, and 0.863 / 0.067 /
 #   0.644 -> 0.904 / 0.033 / 0.689;
@@ -77,7 +78,7 @@ BLIND_FLOORS = [
     ("blind7.jsonl", 240, 0.05, 0.82, 0.55),
     ("blind8.jsonl", 240, 0.03, 0.90, 0.64),
     ("blind9.jsonl", 240, 0.0, 0.95, 0.84),
-    ("blind10.jsonl", 240, 0.08, 0.85, 0.70),
+    ("blind10.jsonl", 240, 0.05, 0.90, 0.75),
     ("blind11.jsonl", 240, 0.04, 0.87, 0.68),
     ("blind12.jsonl", 240, 0.04, 0.89, 0.68),
     ("blind13.jsonl", 240, 0.06, 0.85, 0.58),
