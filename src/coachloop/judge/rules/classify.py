@@ -149,7 +149,8 @@ def _claim_problems(
         return problems
     # A run of zero tests is a problem only when no run shown passed any (cargo prints a
     # "0 passed" doc-test summary after every passing suite).
-    failing = [t for t in ev.tests if t.failed or (t.passed == 0 and not ev.tests_ok)]
+    passed_somewhere = ev.tests_ok  # once: a property over every run, not per run
+    failing = [t for t in ev.tests if t.failed or (t.passed == 0 and not passed_somewhere)]
     if failing:
         if all(t.failed == 0 for t in failing):
             detail = "the test run shown executed no tests"

@@ -33,10 +33,14 @@ _SPOKEN_TAGS = frozenset(
 
 def _untagged(text: str) -> str:
     """`text` without tagged spans, but with the content of `_SPOKEN_TAGS` kept (read
-    again: a spoken tag holds others)."""
+    again when it holds a closing tag: a spoken tag holds others; content with none has
+    no tagged span, and reading it again would try every opening tag to its end)."""
 
     def keep(m: re.Match[str]) -> str:
-        return f" {_untagged(m.group(2))} " if m.group(1) in _SPOKEN_TAGS else " "
+        if m.group(1) not in _SPOKEN_TAGS:
+            return " "
+        inner = m.group(2)
+        return f" {_untagged(inner) if '</' in inner else inner} "
 
     return _TAGS.sub(keep, text)
 
