@@ -216,16 +216,12 @@ def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
 
     now = r"now,? (?:\w+ing|run|on to|let's|for the)\b"
     gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b"
-    # the human's next steps, and "next" before a noun of time or of a later round
-    yours = (
-        r"(?! steps? (?:on your (?:side|end)|for you)\b| (?:release|version|week|month|sprint)\b)"
-    )
     pairs = {
         rf"(?:^|[.!]\s+){now}": (rf"^{now}", rf"\s(?<=[.!]\s)\s*{now}"),
         rf"(?:^|(?<=[.!]\s)){gerund}": (rf"^{gerund}", rf"\s(?<=[.!]\s){gerund}"),
-        rf"(?:^|[.;:]\s+)(?:next|then)\b{yours}": (
-            rf"^(?:next|then)\b{yours}",
-            rf"\s(?<=[.;:]\s)\s*(?:next|then)\b{yours}",
+        rf"(?:^|[.;:]\s+){flow.NEXT_OPENER}": (
+            rf"^{flow.NEXT_OPENER}",
+            rf"\s(?<=[.;:]\s)\s*{flow.NEXT_OPENER}",
         ),
     }
     pieces = ["now", "now, ", " ", "\n", "\t", ".", "!", ";", ":", "running", "run", "next"]

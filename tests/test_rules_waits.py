@@ -18,6 +18,14 @@ from coachloop.judge import make_judge
 JUDGE = make_judge()
 
 
+def _asks(text: str) -> bool:
+    """The rules read a request to the human in `text` (`Features.asks`)."""
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    return Features(Message(text)).asks
+
+
 def _reads(text: str, prompt: str = "handle the migration") -> tuple[str, str]:
     verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
     return verdict.type, verdict.route
@@ -235,10 +243,7 @@ def test_full_width_stops_end_sentences_without_a_space() -> None:
     ],
 )
 def test_an_agent_confirming_or_usage_steps_ask_nothing(text: str) -> None:
-    from coachloop.judge.rules.features import Features
-    from coachloop.judge.rules.text import Message
-
-    assert not Features(Message(text)).asks, text
+    assert not _asks(text), text
 
 
 @pytest.mark.parametrize(
@@ -276,10 +281,7 @@ def test_clines_own_tool_call_error_line_is_an_error() -> None:
     ],
 )
 def test_requests_to_confirm_still_ask(text: str) -> None:
-    from coachloop.judge.rules.features import Features
-    from coachloop.judge.rules.text import Message
-
-    assert Features(Message(text)).asks, text
+    assert _asks(text), text
 
 
 def test_clines_tagged_answer_and_question_are_the_agents_words() -> None:

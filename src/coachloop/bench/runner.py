@@ -25,7 +25,7 @@ from coachloop.bench.groups import agent_name, breakdown, language
 from coachloop.core.verdict import MESSAGE_TYPES
 from coachloop.judge.base import Judge
 
-__all__ = ["BenchRunError", "FileReport", "Miss", "run_file", "run_rows"]
+__all__ = ["BenchRunError", "FileReport", "Miss", "run_file", "run_rows", "snippet"]
 
 _SNIPPET = 100
 
@@ -79,7 +79,8 @@ class FileReport:
         return data
 
 
-def _snippet(text: str) -> str:
+def snippet(text: str) -> str:
+    """The first 100 characters of `text`, whitespace collapsed (what a miss shows)."""
     flat = " ".join(text[: _SNIPPET * 4].split())
     return flat[:_SNIPPET]
 
@@ -114,7 +115,7 @@ def run_rows(name: str, rows: Sequence[BenchRow], judge: Judge) -> FileReport:
 
     # Deliverable rows sent back come first: they are the costliest mistake.
     misses = [
-        Miss(r.id, r.gold, p[0], r.gold_route, p[1], p[2], p[3], _snippet(r.item.text))
+        Miss(r.id, r.gold, p[0], r.gold_route, p[1], p[2], p[3], snippet(r.item.text))
         for r, p in zip(rows, predicted, strict=True)
         if (r.expected is not None and not metrics.agrees(r.expected, p[0]))
         or (r.gold_type is not None and (p[0] != r.gold_type or p[1] != r.gold_route))

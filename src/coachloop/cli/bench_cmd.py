@@ -38,7 +38,8 @@ _COLUMNS = (
 )
 
 
-def _cell(value: object, kind: str) -> str:
+def cell(value: object, kind: str) -> str:
+    """A metric as a table shows it: shares to 3 places, milliseconds to 2, None as "-"."""
     if value is None:
         return "-"
     if kind == "share" and isinstance(value, float):
@@ -63,7 +64,7 @@ def _print_reports(
     for report in reports:
         table.add_column(report.name, justify="right", overflow="fold")
     for header, attr, kind in _COLUMNS:
-        table.add_row(header, *(_cell(getattr(r, attr), kind) for r in reports))
+        table.add_row(header, *(cell(getattr(r, attr), kind) for r in reports))
     table.add_row("misses", *(str(len(r.misses)) for r in reports))
     table.add_row(
         "sources",
@@ -90,7 +91,7 @@ def _print_reports(
                 table.add_column(header, justify="left" if header == attr else "right")
             for name, m in groups.items():
                 cells = [
-                    _cell(m[k], "share")
+                    cell(m[k], "share")
                     for k in ("route_accuracy", "false_suppression", "rejection_recall")
                 ]
                 table.add_row(name, str(m["n"]), *cells)

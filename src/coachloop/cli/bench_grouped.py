@@ -17,17 +17,19 @@ from typing import Any
 
 import click
 
+from coachloop.cli.bench_cmd import cell
 from coachloop.cli.judge_cmd import fail
 
 __all__ = ["grouped"]
 
-_SNIPPET = 100
+FOLDS = 10
 
 
 def _misses(
     data: Sequence[Any], probs: Sequence[float], predicted: Sequence[str]
 ) -> list[dict[str, Any]]:
     """The rows whose out-of-fold route differs from their label, as dicts."""
+    from coachloop.bench.runner import snippet
     from coachloop.bench.train import THRESHOLD
 
     found = [
@@ -38,7 +40,7 @@ def _misses(
             "predicted_route": route,
             "p_continue": round(p, 3),
             "sure": ex.sure,
-            "text": " ".join(ex.row.item.text[: _SNIPPET * 4].split())[:_SNIPPET],
+            "text": snippet(ex.row.item.text),
         }
         for ex, p, route in zip(data, probs, predicted, strict=True)
         if route != ex.row.gold_route
@@ -63,7 +65,7 @@ def grouped(
         fail(str(exc))
     data = train.examples(rows)
     _, authored = train.load_training_authored()
-    probs = train.out_of_fold(data, authored, 10)
+    probs = train.out_of_fold(data, authored, FOLDS)
     predicted = train.routes(data, probs, train.THRESHOLD)
     report: dict[str, Any] = {
         "group_by": "source-repo",
@@ -81,21 +83,20 @@ def grouped(
     _print(report, breakdowns, train.THRESHOLD)
 
 
-def _share(value: object) -> str:
-    return f"{value:.3f}" if isinstance(value, float) else "-" if value is None else str(value)
-
-
 def _print(report: dict[str, Any], breakdowns: Sequence[str], threshold: float) -> None:
     click.echo(
-        f"out-of-fold, {report['groups']} source repositories in 10 folds, threshold {threshold}"
+        f"out-of-fold, {report['groups']} source repositories in {FOLDS} folds, "
+        f"threshold {threshold}"
     )
     for key in ("rows", "route_accuracy", "false_suppression", "rejection_recall", "status_recall"):
-        click.echo(f"  {key:18} {_share(report[key])}")
+        click.echo(f"  {key:18} {cell(report[key], 'share')}")
     for name in breakdowns:
         click.echo(f"\nby {name}: n, route acc, false supp, rej recall")
         for group, m in report[f"by_{name}"].items():
             cells = (m["route_accuracy"], m["false_suppression"], m["rejection_recall"])
-            click.echo(f"  {group:20} {m['n']:5}  " + "  ".join(f"{_share(c):>5}" for c in cells))
+            click.echo(
+                f"  {group:20} {m['n']:5}  " + "  ".join(f"{cell(c, 'share'):>5}" for c in cells)
+            )
     if "misses" in report:
         misses = report["misses"]
         click.echo(f"\n{len(misses)} routed against their label (deliverable ones sent back first)")

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from coachloop.judge.rules.lexicon.base import Lexicon
 
+# "Next ..." or "Then ..." opening a sentence: work announced; not the human's next steps
+# ("Next steps on your side: ..."), nor "next" before a later round ("Next release can go
+# out the same way"; "next time" stays: a prediction)
+NEXT_OPENER = (
+    r"(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
+    r"(?:release|version|week|month|sprint)\b)"
+)
+
 # Work still under way, or about to start.
 ONGOING: Lexicon = {
     "en": (
@@ -19,12 +27,8 @@ ONGOING: Lexicon = {
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
-        # not the human's next steps ("Next steps on your side: ..."), nor "next" before a
-        # later round ("Next release can go out the same way"; not "next time": a prediction)
-        r"^(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| (?:release|"
-        r"version|week|month|sprint)\b)",
-        r"\s(?<=[.;:]\s)\s*(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
-        r"(?:release|version|week|month|sprint)\b)",
+        rf"^{NEXT_OPENER}",
+        rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
         r"\bnext (?:up|step|i'?ll)\b",
         r"\bmoving on\b",
         r"\bin progress\b",
