@@ -286,6 +286,8 @@ def test_the_prompt_states_the_offline_rules_lessons() -> None:
         "<attempt_completion>",  # Cline's answer tags hold its message
         'the failure is the "before"',  # a bug reproduced, then fixed
         "Next steps on your",  # the human's steps are not work under way
+        "inside a word of inline",  # a reply cut off mid-token
+        "only when the task is about what that check reports",  # a lint run as evidence
         "any language",
     ):
         assert lesson in SYSTEM_PROMPT, lesson

@@ -56,12 +56,15 @@ When the human asked for a reproduction or a failing test, the failure shown wit
 command that produced it is the result, not a problem. In a whole turn that reproduced \
 a bug (a run failing) and then fixed it (the last run passing), the failure is the \
 "before": judge the result by the last run. The human's next steps ("Next steps on your \
-side: git push ...") at the end of finished work are not work still under way.
+side: git push ...") at the end of finished work are not work still under way. A lint \
+or type-check run ("tsc --noEmit", "ruff check") is the fitting evidence only when the \
+task is about what that check reports; otherwise it does not test the change.
 - blocker: progress needs a human action outside the agent's control: credentials, \
 access, a paid account, a decision about external systems, hardware, a service that \
 is down.
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
-turn, garbled or empty output, the same lines of its own words repeated over and over \
+turn, garbled or empty output, a reply cut off mid-sentence or inside a word of inline \
+code ("now updating `config/pro"), the same lines of its own words repeated over and over \
 (code or fence markers shown several times are not a loop). Failures of the \
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \

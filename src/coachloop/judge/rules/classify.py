@@ -87,15 +87,16 @@ def _broken(f: Features) -> str | None:
     return None
 
 
-def strong_evidence(ev: Evidence, f: Features) -> bool:
-    """Evidence that can stand behind a completion on its own."""
+def strong_evidence(ev: Evidence, f: Features, lint_task: bool = False) -> bool:
+    """Evidence that can stand behind a completion on its own (a lint or type check run
+    only when the task is about what such a check reports: `lint_task`)."""
     if ev.commits or ev.pull_requests or ev.tests_ok:
         return True
     if any(s.startswith("CI run ") for s in ev.successes):
         return True
     if any(code == 0 for code in ev.exit_codes):
         return True
-    if ev.commands and (ev.successes or not ev.failures) and not _lint_only(ev):
+    if ev.commands and (ev.successes or not ev.failures) and (lint_task or not _lint_only(ev)):
         return True  # a command shown with its (non-failing) output
     return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.low_prose))
 
@@ -106,6 +107,22 @@ def _doc_paths(ev: Evidence) -> list[str]:
 
 def _lint_only(ev: Evidence) -> bool:
     return bool(ev.commands) and all(_LINT_ONLY.search(c) for c in ev.commands)
+
+
+def lint_task(prompt: str | None) -> bool:
+    """The human's task is about what a lint or type check reports ("tsc warns about an
+    unused import", "fix the eslint errors"): such a run is then the check that fits."""
+    return _lint_task(prompt[:600]) if prompt else False
+
+
+@lru_cache(maxsize=8)  # a session's stops share their prompt
+def _lint_task(head: str) -> bool:
+    return bool(_LINT_ONLY.search(head) or _LINT_WORDS.search(head))
+
+
+_LINT_WORDS = LazyPattern(
+    r"\b(?:type ?errors?|type[- ]check\w*|linter|lint(?:ing)? (?:errors?|warnings?))\b", re.I
+)
 
 
 def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
@@ -139,7 +156,7 @@ def _repro(head: str) -> bool:
 
 
 def _claim_problems(
-    f: Features, ev: Evidence, skill: SkillSpec | None, repro: bool = False
+    f: Features, ev: Evidence, skill: SkillSpec | None, repro: bool = False, lint: bool = False
 ) -> list[Problem]:
     problems: list[Problem] = [
         Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]
@@ -175,7 +192,7 @@ def _claim_problems(
     target = off_target(ev, f.msg.code_blocks)
     if target:
         problems.append(Problem(kind="off_target", detail=target))
-    if _lint_only(ev) and not (ev.tests or ev.commits or ev.pull_requests):
+    if _lint_only(ev) and not (lint or ev.tests or ev.commits or ev.pull_requests):
         problems.append(
             Problem(
                 kind="off_target",
@@ -185,7 +202,7 @@ def _claim_problems(
     skill_problem = _skill_problem(skill, ev)
     if skill_problem and not problems:
         problems.append(skill_problem)
-    if not problems and not strong_evidence(ev, f):
+    if not problems and not strong_evidence(ev, f, lint):
         problems.append(Problem(kind="no_evidence", detail="no checkable evidence"))
     return problems
 
@@ -215,7 +232,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
         return Outcome("status", 0.85, "progress on work that is still under way")
 
     if f.claims:
-        problems = _claim_problems(f, ev, skill, reproduces(prompt))
+        problems = _claim_problems(f, ev, skill, reproduces(prompt), lint_task(prompt))
         if problems:
             return Outcome("status", 0.85, "a completion claim that does not hold up", problems)
         return Outcome("completion", 0.9, "finished, with checkable evidence")

@@ -12,7 +12,7 @@ from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
-from coachloop.scan.index import non_ascii, words_of_part
+from coachloop.scan.index import is_word, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
@@ -218,6 +218,15 @@ def asks_question(prompt: str | None) -> bool:
     return prompt_kind(prompt)[0]
 
 
+def _open_code_span(text: str) -> bool:
+    """`text` (which ends on a character other than a backtick) ends inside inline code
+    its last line opened: cut off mid-token. Not inside a fenced block, where a backtick
+    is code (a template string), nor after one left open."""
+    if not is_word(text[-1]) or text.count("```") % 2:
+        return False
+    return text[text.rfind("\n") + 1 :].count("`") % 2 == 1
+
+
 def _last_word(text: str) -> str:
     """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
     i = len(text)
@@ -370,11 +379,12 @@ class Features:
 
     @lazy
     def truncated(self) -> bool:
-        """The text stops mid-sentence on a function word ("... checks for the")."""
+        """The text stops mid-sentence on a function word ("... checks for the"), or
+        inside a word of inline code ("... the config in `config/pro")."""
         text = self.msg.text.rstrip()
         # an empty list item ends the text on its marker's last character (no trailing space)
         if text[-1:] in ".)-*•" and re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
-        return _last_word(text.lower().strip()) in lx.DANGLING
+        return _last_word(text.lower().strip()) in lx.DANGLING or _open_code_span(text)

@@ -1,0 +1,62 @@
+"""Forms of real stops the rules read: a reply cut off inside inline code, and a lint or
+type check run as the evidence when the task is about what that check reports."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.core.judge_input import JudgeInput
+from coachloop.judge import make_judge
+from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.text import Message
+
+JUDGE = make_judge()
+
+
+def _reads(text: str, prompt: str = "handle the migration") -> tuple[str, str]:
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
+    return verdict.type, verdict.route
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Found it: the env file overrides `DATABASE_URL` with an empty value. Now updating "
+        "the config in `config/prod",
+        "Оновлюю тести для `PriceCalc",
+    ],
+)
+def test_a_reply_cut_off_inside_inline_code_is_an_error(text: str) -> None:
+    assert _reads(text) == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a backtick inside an open fence is code (a template string), not a cut-off span
+        "Added the greeting:\n\n```js\nconst hi = `Hello ${name}`;\nconst bye = `Bye",
+        "Renamed the helper to `parse_row` and updated its two callers in `io.py`",
+    ],
+)
+def test_code_spans_that_close_or_sit_in_a_fence_are_not_a_cut_off(text: str) -> None:
+    assert not Features(Message(text)).truncated
+
+
+_TSC_RUN = (
+    "Fixed the timezone bug in `src/utils/date.ts`: dates are now converted to the user's "
+    'zone before formatting.\n\n```\n$ npx tsc --noEmit; echo "exit=$?"\nexit=0\n```'
+)
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    ["tsc warns about the date helpers in utils/date.ts", "fix the type errors in utils"],
+)
+def test_a_type_check_is_the_evidence_when_the_task_is_what_it_reports(prompt: str) -> None:
+    assert _reads(_TSC_RUN, prompt) == ("completion", "deliver")
+
+
+def test_a_type_check_alone_does_not_test_another_change() -> None:
+    verdict = JUDGE.judge(JudgeInput(text=_TSC_RUN, prompt="dates show in the wrong timezone"))
+    assert verdict.route == "continue"
+    assert [p.kind for p in verdict.problems] == ["off_target"]
