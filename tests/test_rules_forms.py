@@ -1,5 +1,6 @@
-"""Forms of real stops the rules read: a reply cut off inside inline code, and a lint or
-type check run as the evidence when the task is about what that check reports."""
+"""Forms of real stops the rules read: a reply cut off inside inline code, a lint or type
+check run as the evidence when the task is about what that check reports, and a choice
+made but left to the human's veto ("I'll go with X unless you'd prefer Y")."""
 
 from __future__ import annotations
 
@@ -60,3 +61,28 @@ def test_a_type_check_alone_does_not_test_another_change() -> None:
     verdict = JUDGE.judge(JudgeInput(text=_TSC_RUN, prompt="dates show in the wrong timezone"))
     assert verdict.route == "continue"
     assert [p.kind for p in verdict.problems] == ["off_target"]
+
+
+def test_a_choice_left_to_the_humans_veto_reaches_the_human() -> None:
+    text = (
+        "Two ways to stop the flaky upload test: mock the S3 client, or run MinIO in a "
+        "container. I'll go with MinIO since it covers the real multipart path, unless "
+        "you'd prefer the mock."
+    )
+    assert _reads(text, "the upload test is flaky in CI") == ("question", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll go with MinIO, unless you would rather keep the mock.",
+        "Para los ficheros grandes usaría `papaparse`. Lo hago así, a menos que prefieras "
+        "evitar una dependencia nueva.",
+        "Je pars sur une file Redis pour les exports, sauf si vous préférez rester sur cron.",
+        "Ich nehme Redis für die Exporte, es sei denn, du möchtest lieber bei cron bleiben.",
+    ],
+)
+def test_the_veto_left_to_the_human_is_a_request_in_each_language(text: str) -> None:
+    from coachloop.judge.rules.sure import ASK_SURE
+
+    assert ASK_SURE.search(text.lower())

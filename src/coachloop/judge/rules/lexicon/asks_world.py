@@ -24,6 +24,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bsobald du (?:das|es) (?:erledigt|ausgeführt|gemacht) hast\b",
         # "Bitte ... ausführen, danach mache ich weiter": the next step waits on it
         r"\bbitte\b(?:[^.!?\n]|\.(?=\S)){0,160}?\b(?:danach|dann|anschließend) (?:\w+ )?ich\b",
+        r"\bes sei denn,? (?:du|sie) (?:möchtest|möchten|willst|wollen) (?:lieber|es anders)\b",
     ),
     "es": (
         r"\b(?:pega|comparte|envía|envia|pásame|pasame)\b[^.\n]{0,25}?"
@@ -33,6 +34,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bespero tu (?:confirmación|respuesta|aprobación|decisión)\b",
         r"\bcuando lo hayas (?:hecho|ejecutado)\b",
         r"\bconfírm(?:ame|alo|amelo|ame que)\b",
+        r"\ba menos que (?:prefieras|prefiera|quieras|quiera)\b",
     ),
     "fr": (
         r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",
@@ -40,6 +42,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bquelle option (?:préfères-tu|préférez-vous)\b",
         r"\bj'attends (?:ta|votre) (?:confirmation|réponse|validation|décision)\b",
         r"\bune fois que (?:tu as|vous avez) (?:fait|lancé|exécuté)\b",
+        r"\bsauf si (?:tu préfères|vous préférez)\b",
     ),
     "zh": (
         r"(?:输出|结果|错误信息|报错|日志)[^。\n]{0,4}?(?:发|贴|粘贴)(?:给我|过来|到这里)",

@@ -82,6 +82,9 @@ ASK_SURE: Lexicon = {
         r"\bconfirm (?:that )?you want\b",
         r"\b(?:pick|choose) one\b",
         r"\b(?:then|and) tell me\b",
+        # a choice made, left to the human's veto: "I'll go with MinIO unless you'd prefer
+        # the mock" (read in the ending, like every request here)
+        r"\bunless you(?:'d| would)? (?:prefer|rather)\b",
     ),
 }
 
