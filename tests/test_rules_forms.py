@@ -86,3 +86,19 @@ def test_the_veto_left_to_the_human_is_a_request_in_each_language(text: str) -> 
     from coachloop.judge.rules.sure import ASK_SURE
 
     assert ASK_SURE.search(text.lower())
+
+
+@pytest.mark.parametrize(
+    ("text", "under_way"),
+    [
+        ("मैं अब टेस्ट चलाता हूँ", True),  # "I'm running the tests now"
+        ("मैं फ़ाइल बदलती हूँ", True),
+        # "if you want, I can build the role screen next": an offer, not work under way
+        ("अगर आप चाहें तो मैं अगले चरण में रोल की स्क्रीन भी बना सकता हूँ", False),
+        ("मैं यह भी जोड़ना चाहता हूँ", False),  # "I want to add this too"
+    ],
+)
+def test_hindi_i_can_and_i_want_are_not_work_under_way(text: str, under_way: bool) -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert bool(ONGOING.search(text)) is under_way

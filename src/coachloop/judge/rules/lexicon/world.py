@@ -251,7 +251,16 @@ ONGOING_WORLD: Lexicon = {
     ),
     "nl": (r"\bik \w+ nu\b", r"\bnu ga ik\b", r"\bik ga (?:nu )?\w+\b", r"\bga ik verder\b"),
     # Devanagari's vowel signs are not word characters: plain substrings
-    "hi": (r"रहा हूँ", r"रही हूँ", r"ता हूँ", r"ती हूँ", r"ूँगा", r"ूँगी", r"अब "),
+    # "…ता हूँ" is "I do …", but "कर सकता हूँ" is "I can do" (an offer) and "चाहता हूँ" "I want"
+    "hi": (
+        r"रहा हूँ",
+        r"रही हूँ",
+        r"(?<!सक)(?<!चाह)ता हूँ",
+        r"(?<!सक)(?<!चाह)ती हूँ",
+        r"ूँगा",
+        r"ूँगी",
+        r"अब ",
+    ),
     # "I will" + a verb of work: the future prefix "سأ" alone would also begin "سأل" (asked)
     "ar": (
         r"الآن سأ",
