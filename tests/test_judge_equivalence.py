@@ -48,7 +48,9 @@ OpenHands' stuck-agent lines, an admin who has to act in Italian and Portuguese,
 owner named with its product, and "Next release ..." not read as work announced; and for
 work under way in more zh, ja, pl, vi and id forms, and a Vietnamese choice the next step
 waits on; and Polish "powinny się teraz" as a hedge, Portuguese "os testes passaram" as
-verification asserted)
+verification asserted; and for a reply cut off inside inline code read as truncated, and
+narration in a whole turn no longer read as work under way once output shown is followed
+by a closing sentence that announces nothing)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -102,3 +102,31 @@ def test_hindi_i_can_and_i_want_are_not_work_under_way(text: str, under_way: boo
     from coachloop.judge.rules.features import ONGOING
 
     assert bool(ONGOING.search(text)) is under_way
+
+
+_TURN = (
+    "I'll make the importer skip the BOM and blank trailing lines.\n\n"
+    "Now let me run the importer tests:\n\n"
+    "```\n$ python -m unittest discover -s tests -p 'test_import*.py'\n"
+    "test_blank_trailing_lines (test_importer.ImporterTests) ... ok\n"
+    "test_bom_header (test_importer.ImporterTests) ... ok\n"
+    "----------------------------------------------------------------------\n"
+    "Ran 23 tests in 0.118s\n\nOK\n```\n\n"
+)
+
+
+def test_a_whole_turn_closing_on_its_result_is_not_work_under_way() -> None:
+    from coachloop.judge.rules.classify import classify
+    from coachloop.judge.rules.vector import signals
+
+    closed = _TURN + (
+        "The importer now strips a leading BOM from the header and ignores empty lines at "
+        "the end; the changes are in `inventory/importer.py`."
+    )
+    still = _TURN + "Next I'll update the exporter the same way and run its tests."
+    item = JudgeInput(text="", prompt="the csv import breaks on excel files")
+    for text, under_way in ((closed, False), (still, True)):
+        f = Features(Message(text))
+        on = signals(f, item, classify(f, item.prompt, None))
+        assert f.ongoing_any  # "I'll ...", "Now let me run ..."
+        assert ("ongoing" in on) is under_way

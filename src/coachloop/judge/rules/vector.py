@@ -14,11 +14,12 @@ import re
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
-from coachloop.judge.rules.features import Features, prompt_kind
+from coachloop.judge.rules.features import ONGOING, Features, prompt_kind
 from coachloop.judge.rules.marks import fence_langs, headings
 from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.judge.rules.sure import repetitive
+from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -163,6 +164,22 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
+_CLOSING_WORDS = 6  # a sentence, not a caption ("Output:") or a sign-off ("Done.")
+
+
+def _closed_after_output(f: Features, outputs: int) -> bool:
+    """The message shows output (`_output_blocks`) and its words after the last fenced
+    block are a sentence or more that announces no work (`ONGOING`) and does not end on a
+    colon before another step: a turn that narrated its steps, then closed on the result."""
+    if not outputs or not f.msg.fences:
+        return False
+    closing = Message(f.msg.text[f.msg.fences[-1][1] :])
+    low = closing.low_prose
+    if len(low.split()) < _CLOSING_WORDS or closing.text.endswith((":", "：")):
+        return False
+    return not ONGOING.search(low)
+
+
 def _last_line(text: str) -> str:
     stripped = text.rstrip()
     return stripped[stripped.rfind("\n") + 1 :].strip()
@@ -214,7 +231,9 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400), chars)),
         "fix_claim": bool(FIX_CLAIM.search(prose)),
         "ongoing_end": f.ongoing_tail,
-        "ongoing": f.ongoing_any,
+        # narration in a whole turn ("I'll fix X", the diff, the run, then the result) is
+        # not work under way once output shown is followed by words announcing nothing
+        "ongoing": f.ongoing_any and not _closed_after_output(f, outputs),
         "ends_colon": _last_line(msg.prose).rstrip("*_ ").endswith((":", "：")),
         "ends_command": text.rstrip().endswith("```")
         and _last_fence_lang(text) in _SHELL_FENCE_END,
