@@ -139,6 +139,10 @@ def test_a_goose_shell_call_is_a_command_and_its_output_a_run_shown() -> None:
         ("12 skipped in 0.08s", 0, 0, 12),  # every test skipped: a run of no test
         ("===== 1 passed, 12 skipped in 0.08s =====", 1, 0, 12),  # read once, whole
         ("3 failed, 12 skipped in 1.2s", 0, 3, 12),
+        # counts written with thousands separators (a wrapper's or a pasted summary) are read
+        # whole, not from the last group of digits on
+        ("== 2 failed, 1,204 passed, 3 skipped in 33.1s ==", 1204, 2, 3),
+        ("1,012 skipped in 0.3s", 0, 0, 1012),
     ],
 )
 def test_pytest_summaries_with_skipped_tests(

@@ -21,18 +21,18 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     # pytest: "== 2 failed, 131 passed, 1 skipped in 4.88s ==", "34 passed in 1.47s"
     (
         "pytest",
-        r"(?:(?P<failed>\d+) failed, )?(?P<passed>\d+) passed(?:, (?P<failed2>\d+) failed)?"
-        r"(?:, (?P<skipped>\d+) (?:skipped|deselected|xfailed|xpassed|warnings?))*"
-        r"(?:, (?P<errors>\d+) errors?)?(?:,[^\n]*)? in [\d.]+\s?s",
+        rf"(?:(?P<failed>{_N}) failed, )?(?P<passed>{_N}) passed(?:, (?P<failed2>{_N}) failed)?"
+        rf"(?:, (?P<skipped>{_N}) (?:skipped|deselected|xfailed|xpassed|warnings?))*"
+        rf"(?:, (?P<errors>{_N}) errors?)?(?:,[^\n]*)? in [\d.]+\s?s",
     ),
     (
         "pytest",
-        r"(?P<failed>\d+) failed(?:, (?P<errors>\d+) errors?)?"
-        r"(?:, (?P<skipped>\d+) (?:skipped|deselected|xfailed|xpassed|warnings?))* in [\d.]+\s?s",
+        rf"(?P<failed>{_N}) failed(?:, (?P<errors>{_N}) errors?)?"
+        rf"(?:, (?P<skipped>{_N}) (?:skipped|deselected|xfailed|xpassed|warnings?))* in [\d.]+\s?s",
     ),
     # every test skipped: "12 skipped in 0.08s" (a run of no test; not the tail of "1 passed,
     # 12 skipped in ...", which the first pattern reads)
-    ("pytest", r"(?<!, )(?<!\d)(?P<skipped>\d+) skipped(?:, \d+ warnings?)? in [\d.]+\s?s"),
+    ("pytest", rf"(?<!, )(?<![\d,])(?P<skipped>{_N}) skipped(?:, \d+ warnings?)? in [\d.]+\s?s"),
     # unittest / django: "Ran 48 tests in 3.812s" (+ "OK" / "FAILED (failures=2)")
     (
         "unittest",
