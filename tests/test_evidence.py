@@ -150,3 +150,16 @@ def test_pytest_summaries_with_skipped_tests(
 ) -> None:
     (run,) = extract(f"$ pytest -q\n{line}\n").tests
     assert (run.passed, run.failed, run.skipped) == (passed, failed, skipped)
+
+
+def test_a_gemini_cli_call_still_executing_ends_the_text_mid_work() -> None:
+    from coachloop.evidence import harness
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    box = "╭──────────────╮\n│ {mark}  Shell npm install │\n╰──────────────╯"
+    running = "✦ Installing into a local venv instead.\n\n" + box.format(mark="⊷")
+    done = "✦ Installed into a local venv.\n\n" + box.format(mark="✔")
+    assert harness.running_at_end(running) and Features(Message(running)).ongoing_tail
+    assert not harness.running_at_end(done)
+    assert not harness.running_at_end(box.format(mark="⊷") + "\n\nAll 12 tests pass.")

@@ -4,9 +4,14 @@
   ("─── shell | developer ───...", then "command: cargo test"); what it printed follows,
   a blank line between.
 
+- Gemini CLI: each call in a box ("╭───╮", "│ ✔  Shell npm test │", "╰───╯"), its status
+  the box's first mark: "⊷" while the call is still executing.
+
 `commands(text)` gives the commands of such calls and `ran(text)` tells whether one is
-shown with what it printed (a run, not only a call). Each form is looked for only when
-its marker is in the text, so a message without one pays a substring test per form.
+shown with what it printed (a run, not only a call); `running_at_end(text)` whether the
+text ends on a call still executing (the turn was captured mid-work). Each form is looked
+for only when its marker is in the text, so a message without one pays a substring test
+per form.
 
 Measured and left out: Claude Code's "⏺ Bash(cmd)" then "⎿ output". No real row holds it,
 and on a helper-written set its runs were type checks, which the rules read as lint only
@@ -19,7 +24,7 @@ import re
 
 from coachloop.scan import Scanner
 
-__all__ = ["commands", "ran"]
+__all__ = ["commands", "ran", "running_at_end"]
 
 _GOOSE = "─── shell |"
 _GOOSE_COMMAND = Scanner(
@@ -43,3 +48,14 @@ def commands(text: str) -> list[str]:
 def ran(text: str) -> bool:
     """A rendered shell call is shown with what it printed."""
     return _GOOSE in text and bool(_GOOSE_RAN.search(text))
+
+
+_BOX_OPEN, _BOX_CLOSE, _EXECUTING = "╭", "╯", "⊷"
+
+
+def running_at_end(text: str) -> bool:
+    """`text` ends on a Gemini CLI tool box whose call is still executing ("⊷")."""
+    end = text.rstrip()
+    if not end.endswith(_BOX_CLOSE):
+        return False
+    return _EXECUTING in end[end.rfind(_BOX_OPEN) :]

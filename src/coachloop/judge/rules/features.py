@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from coachloop._lazy import lazy
 from coachloop.core.verdict import Evidence
+from coachloop.evidence import harness
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message
@@ -288,6 +289,7 @@ class Features:
             or self.msg.text.rstrip().endswith((":", "："))  # the full-width one: CJK
             or ("need" in low and _NOTE_TO_SELF.search(low))
             or self._lone_heading
+            or harness.running_at_end(self.msg.text)
         )
 
     @property
