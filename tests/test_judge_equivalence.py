@@ -50,7 +50,9 @@ work under way in more zh, ja, pl, vi and id forms, and a Vietnamese choice the 
 waits on; and Polish "powinny się teraz" as a hedge, Portuguese "os testes passaram" as
 verification asserted; and for a reply cut off inside inline code read as truncated, and
 narration in a whole turn no longer read as work under way once output shown is followed
-by a closing sentence that announces nothing)
+by a closing sentence that announces nothing; and for a blocker named before the agent
+says it goes on once that is done, no device connected, LiteLLM's failed model call and
+"rerunning it is safe" no longer work under way)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -75,7 +75,7 @@ def test_prose_matches_every_removal_applied() -> None:
 def test_last_word_matches_splitting_at_non_words() -> None:
     for text in TEXTS:
         low = text.lower().strip()
-        assert features._last_word(low) == re.split(r"\W+", low)[-1]
+        assert views.last_word(low) == re.split(r"\W+", low)[-1]
 
 
 def test_paths_read_word_by_word_match_the_whole_text() -> None:

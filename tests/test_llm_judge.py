@@ -287,6 +287,8 @@ def test_the_prompt_states_the_offline_rules_lessons() -> None:
         'the failure is the "before"',  # a bug reproduced, then fixed
         "Next steps on your",  # the human's steps are not work under way
         "inside a word of inline",  # a reply cut off mid-token
+        "litellm.RateLimitError",  # a harness's failed model call
+        "once the key is in .env",  # a blocker, though the agent says what it does next
         "only when the task is about what that check reports",  # a lint run as evidence
         "any language",
     ):

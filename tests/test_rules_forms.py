@@ -130,3 +130,39 @@ def test_a_whole_turn_closing_on_its_result_is_not_work_under_way() -> None:
         on = signals(f, item, classify(f, item.prompt, None))
         assert f.ongoing_any  # "I'll ...", "Now let me run ..."
         assert ("ongoing" in on) is under_way
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # a blocker named, then the next step put after the human's part
+        (
+            "The Stripe client is written and the unit tests pass (24 passed), but I can't run "
+            "the integration suite: it needs `STRIPE_SECRET_KEY`, which is not set in "
+            "`.env.local`. Once the key is in `.env.local` I'll run `pnpm test:integration`.",
+            "blocker",
+        ),
+        # hardware the agent cannot plug in
+        (
+            "No Android device is connected (`adb devices` lists none). Connect the Pixel over "
+            "USB with debugging enabled; after that I'll run the instrumented tests.",
+            "blocker",
+        ),
+        # Aider's history quotes the failed model call of its LiteLLM layer
+        (
+            "Ich ändere `kunden/views.py`, sodass die Liste paginiert wird.\n\n"
+            "> litellm.RateLimitError: RateLimitError: OpenAIException - You exceeded your "
+            "current quota.\n> The API provider has rate limited you. Try again later.",
+            "error",
+        ),
+    ],
+)
+def test_stops_the_human_must_see_though_work_was_announced(text: str, kind: str) -> None:
+    assert _reads(text, "finish the integration and run its tests") == (kind, "deliver")
+
+
+def test_a_gerund_the_sentence_is_about_is_not_work_under_way() -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert not ONGOING.search("the script is idempotent, so rerunning it is safe.")
+    assert ONGOING.search("fixed the fixture; re-running the suite.")

@@ -60,8 +60,9 @@ side: git push ...") at the end of finished work are not work still under way. A
 or type-check run ("tsc --noEmit", "ruff check") is the fitting evidence only when the \
 task is about what that check reports; otherwise it does not test the change.
 - blocker: progress needs a human action outside the agent's control: credentials, \
-access, a paid account, a decision about external systems, hardware, a service that \
-is down.
+access, a paid account, a decision about external systems, hardware (no device \
+connected), a service that is down; also when the agent says it will go on once that \
+is done ("once the key is in .env I'll run the suite").
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
 turn, garbled or empty output, a reply cut off mid-sentence or inside a word of inline \
 code ("now updating `config/pro"), the same lines of its own words repeated over and over \
@@ -69,7 +70,8 @@ code ("now updating `config/pro"), the same lines of its own words repeated over
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \
 request failed", retry logs ("Retrying in 8 seconds… (attempt 4/10)"), "usage limit \
-reached", "credit balance is too low", "conversation too long", "[Request interrupted \
+reached", "credit balance is too low", "conversation too long", a harness's failed \
+model call ("litellm.RateLimitError: ..."), "[Request interrupted \
 by user]", "please log in", 429/5xx from the model provider, the agent tool's own lines about a \
 malformed tool call ("Model provided invalid arguments to edit file tool", "Cline tried \
 to use write_to_file without value for required parameter"), also when such a line \

@@ -221,7 +221,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
         return Outcome(
             "question", 0.9, "the agent asks the human something and waits for an answer"
         )
-    if f.blocked and (not f.ongoing_tail or f.appeals):
+    if f.blocked and (not f.ongoing_tail or f.appeals or f.resumes_after):
         return Outcome("blocker", 0.85, "something outside the agent's control stops the work")
 
     answering = asks_question(prompt) and not f.done

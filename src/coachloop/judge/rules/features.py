@@ -11,9 +11,9 @@ from coachloop.core.verdict import Evidence
 from coachloop.evidence import harness
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
-from coachloop.judge.rules.text import Message
+from coachloop.judge.rules.text import Message, last_word, open_code_span
 from coachloop.scan import Scanner
-from coachloop.scan.index import is_word, non_ascii, words_of_part
+from coachloop.scan.index import non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
 
 HEDGE = lx.compile_lexicon(lx.HEDGE)
@@ -126,6 +126,10 @@ _WORKAROUND = LazyPattern(
     r"\bso (?:i'll|i will|let me)\b|\basí que\b|\bdonc je\b|\bquindi\b|\bentão vou\b|\bwięc\b|"
     r"\bпоэтому\b|\bтому\b"
 )
+_RESUMES_AFTER = LazyPattern(
+    r"(?:^|[.!?:;]\s+)(?:once|after that|as soon as|when that's done|"
+    r"after (?:you|they|it|that|those|these)\b)[^.!?\n]{0,120}?\b(?:i'll|i will|i can)\b"
+)
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
@@ -217,23 +221,6 @@ def _prompt_kind(prompt: str) -> tuple[bool, bool, bool]:
 def asks_question(prompt: str | None) -> bool:
     """The human's prompt asks something, in any language (an answer needs no tests)."""
     return prompt_kind(prompt)[0]
-
-
-def _open_code_span(text: str) -> bool:
-    """`text` (which ends on a character other than a backtick) ends inside inline code
-    its last line opened: cut off mid-token. Not inside a fenced block, where a backtick
-    is code (a template string), nor after one left open."""
-    if not is_word(text[-1]) or text.count("```") % 2:
-        return False
-    return text[text.rfind("\n") + 1 :].count("`") % 2 == 1
-
-
-def _last_word(text: str) -> str:
-    """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
-    i = len(text)
-    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
-        i -= 1
-    return text[i:]
 
 
 @dataclass(frozen=True)
@@ -372,6 +359,13 @@ class Features:
         return bool(_ACTION_REQUEST.search(tail, words) or _APPEAL.search(tail, words))
 
     @lazy
+    def resumes_after(self) -> bool:
+        """The ending puts the agent's next step after something it waits for ("Once
+        they're in `.env.local` I'll run the suite", "After that I'll flash it"): with a
+        blocker named, that something is the human's to do."""
+        return bool(_RESUMES_AFTER.search(self.msg.low_last_three))
+
+    @lazy
     def error_opening(self) -> bool:
         return bool(ERROR_OPENING.search(self.msg.low_text[:300].split("\n", 1)[0]))
 
@@ -389,4 +383,4 @@ class Features:
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
-        return _last_word(text.lower().strip()) in lx.DANGLING or _open_code_span(text)
+        return last_word(text.lower().strip()) in lx.DANGLING or open_code_span(text)

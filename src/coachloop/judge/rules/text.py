@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from coachloop._lazy import lazy
 from coachloop.core.text import clip as clip_text
 from coachloop.judge.rules.marks import fence_spans
+from coachloop.scan.index import is_word
 from coachloop.scan.lazy import LazyPattern
 
 # Past this many characters only the head and the tail are read: a final message's
@@ -156,3 +157,20 @@ class Message:
     @lazy
     def words(self) -> int:
         return len(self.prose.split())
+
+
+def open_code_span(text: str) -> bool:
+    """`text` (which ends on a character other than a backtick) ends inside inline code
+    its last line opened: cut off mid-token. Not inside a fenced block, where a backtick
+    is code (a template string), nor after one left open."""
+    if not is_word(text[-1]) or text.count("```") % 2:
+        return False
+    return text[text.rfind("\n") + 1 :].count("`") % 2 == 1
+
+
+def last_word(text: str) -> str:
+    """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
+    i = len(text)
+    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+        i -= 1
+    return text[i:]

@@ -104,6 +104,9 @@ BLOCKED_SURE: Lexicon = {
         r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b(?! (?:from|to|by)\b)",
         r"\boutage\b",
         r"\bservice unavailable\b",
+        # hardware the agent cannot plug in itself
+        r"\bno (?:android |ios |usb |serial )?(?:devices?|phones?|boards?|emulators?|simulators?) "
+        r"(?:is |are )?(?:connected|attached|visible|found|detected|available)\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
         # an account-level role, not a role of the app being built ("only admins can delete")
         r"\bonly (?:the |an? |your )?(?:[\w-]+ ){0,3}(?:account (?:holder|owner|admin)|org(?:anization)? "

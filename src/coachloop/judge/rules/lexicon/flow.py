@@ -50,7 +50,9 @@ ONGOING: Lexicon = {
         r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next|to do|left)\b",
         r"\bcome after\b",
         r"\bso far\b",
-        r"\bre-?running\b",
+        # not a gerund the sentence is about: "so rerunning it is safe"
+        r"\bre-?running\b(?! (?:(?:it|this|that|them|these|those) )?(?:is|was|would|will|should|"
+        r"won't|isn't|can|could|may|might)\b)",
         r"\b(?:going|working) through\b",
     ),
     "de": (

@@ -144,6 +144,9 @@ ERROR_ANYWHERE: Lexicon = {
         r"\bkeine abschließende nachricht\b",
         r"\bzeitlimit\w* (?:von|erreicht)\b",
         r"<function_calls>|<invoke name=",
+        # the model call of a harness built on LiteLLM (Aider) failing, printed on its own
+        # line, quoted ("> ") in Aider's chat history
+        r"^(?:> ?)?litellm\.\w*(?:error|exception)\b:",
     ),
 }
 
