@@ -166,3 +166,16 @@ def test_a_gerund_the_sentence_is_about_is_not_work_under_way() -> None:
 
     assert not ONGOING.search("the script is idempotent, so rerunning it is safe.")
     assert ONGOING.search("fixed the fixture; re-running the suite.")
+
+
+@pytest.mark.parametrize(
+    ("text", "under_way"),
+    [
+        ("Entendido. Primero verifico el directorio y luego ajusto el filtro.", True),
+        ("Listo: primero verifiqué el directorio y luego ajusté el filtro.", False),
+    ],
+)
+def test_spanish_first_i_then_i_is_work_under_way(text: str, under_way: bool) -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert bool(ONGOING.search(text.lower())) is under_way

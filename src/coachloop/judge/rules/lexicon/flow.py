@@ -66,6 +66,9 @@ ONGOING: Lexicon = {
     "es": (
         r"\b(?:me falta|queda pendiente|me encargo|después)\b",
         r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
+        # "Primero verifico el directorio y luego ajusto el filtro": first I ..., then I ...
+        r"\b(?:primero|luego|después) (?:verifico|compruebo|ajusto|modifico|cambio|creo|instalo|"
+        r"configuro|elimino|quito|genero|implemento|limpio|muevo|renombro|busco|leo|abro|edito)\b",
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",
         r"\bempiezo (?:por|con)\b",
