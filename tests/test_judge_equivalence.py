@@ -52,7 +52,11 @@ verification asserted; and for a reply cut off inside inline code read as trunca
 narration in a whole turn no longer read as work under way once output shown is followed
 by a closing sentence that announces nothing; and for a blocker named before the agent
 says it goes on once that is done, no device connected, LiteLLM's failed model call and
-"rerunning it is safe" no longer work under way)
+"rerunning it is safe" no longer work under way; and for Spanish "primero verifico …" and
+"después ajusto …" as work under way where a bare "después" was, Korean "이어서 … 수 있습니다"
+no longer work under way, a plan's confirmation awaited in Chinese and "… 주시면 …겠습니다"
+in Korean read as requests, "[response truncated: ...]" as the harness's own line, and
+documents changed as the evidence when the human asked for documents)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

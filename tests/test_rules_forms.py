@@ -179,3 +179,56 @@ def test_spanish_first_i_then_i_is_work_under_way(text: str, under_way: bool) ->
     from coachloop.judge.rules.features import ONGOING
 
     assert bool(ONGOING.search(text.lower())) is under_way
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt", "kind"),
+    [
+        # the plan put to the human, the next step after its confirmation (zh, no subject)
+        (
+            "方案如下：用 EMQX 做 MQTT 接入，ingest 新增 consumer。确认这个方案后我开始实施。",
+            "设备上报从 HTTP 改成 MQTT，先出个方案",
+            "question",
+        ),
+        # "if you register it for me, I'll test right away" (ko): a request
+        (
+            "Redirect URI 등록은 앱 관리자 계정으로만 가능합니다. 등록해 주시면 바로 이어서 "
+            "테스트하겠습니다.",
+            "카카오 로그인 붙여줘",
+            "question",
+        ),
+        # the harness's own line closing the reply
+        (
+            "The fix I'm going to apply is to switch to `autoConnect = true` and\n\n"
+            "[response truncated: maximum output tokens reached]",
+            "ble reconnect is broken on android 14",
+            "error",
+        ),
+        # documents asked for, documents changed: the paths are the evidence
+        (
+            "Hecho. Agregué la sección de contribución:\n\n- `CONTRIBUTING.md` (nuevo)\n"
+            "- `README.md`: la instalación ahora usa `uv sync`\n\nNo toqué código.",
+            "documenta cómo contribuir al proyecto",
+            "completion",
+        ),
+    ],
+)
+def test_more_stops_the_human_must_see(text: str, prompt: str, kind: str) -> None:
+    assert _reads(text, prompt) == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    ("text", "under_way"),
+    [
+        ("| Antes | 142 | 318 ms |\n| Después | 1,096 | 41 ms |", False),
+        ("después ajusto el interceptor y vuelvo a correr la suite.", True),
+        ("나머지는 한도를 올린 뒤에 이어서 돌릴 수 있습니다.", False),  # "can be continued"
+        ("이어서 테스트 코드를 작성하겠습니다.", True),
+    ],
+)
+def test_after_in_a_table_and_can_continue_are_not_work_under_way(
+    text: str, under_way: bool
+) -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert bool(ONGOING.search(text.lower())) is under_way

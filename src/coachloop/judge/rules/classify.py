@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
@@ -24,21 +23,11 @@ from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, asks_question, requests_action
 from coachloop.judge.rules.stand_in import stand_in
 from coachloop.judge.rules.target import off_target
+from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, task_of
 from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 
-_LINT_ONLY = LazyPattern(
-    r"\b(?:lint|eslint|ruff|flake8|pylint|prettier|black|rubocop|golangci|clippy|stylelint|"
-    r"format|fmt|typecheck|tsc|mypy)\b",
-    re.I,
-)
 _DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
-_REPRO = Scanner(
-    r"reprodu|\brepro\b|failing test|show (?:me )?the (?:error|traceback|stack ?trace|failure)|"
-    r"воспроизвед|відтвор|riprodu|复现|重现|再現|재현",
-    re.I,
-    whole=True,
-)
 _REPORT = Scanner(
     r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
     r"informe|resumen|documentación|rapport|résumé|отчёт|отчет|документаци\w*|звіт|"
@@ -87,18 +76,19 @@ def _broken(f: Features) -> str | None:
     return None
 
 
-def strong_evidence(ev: Evidence, f: Features, lint_task: bool = False) -> bool:
+def strong_evidence(ev: Evidence, f: Features, task: Task = NO_TASK) -> bool:
     """Evidence that can stand behind a completion on its own (a lint or type check run
-    only when the task is about what such a check reports: `lint_task`)."""
+    only when the task is about what such a check reports; documents changed when the
+    message names them as a report, or the human asked for documents: `task`)."""
     if ev.commits or ev.pull_requests or ev.tests_ok:
         return True
     if any(s.startswith("CI run ") for s in ev.successes):
         return True
     if any(code == 0 for code in ev.exit_codes):
         return True
-    if ev.commands and (ev.successes or not ev.failures) and (lint_task or not _lint_only(ev)):
+    if ev.commands and (ev.successes or not ev.failures) and (task.lint or not _lint_only(ev)):
         return True  # a command shown with its (non-failing) output
-    return bool(_doc_paths(ev)) and bool(_REPORT.search(f.msg.low_prose))
+    return bool(_doc_paths(ev)) and (task.docs or bool(_REPORT.search(f.msg.low_prose)))
 
 
 def _doc_paths(ev: Evidence) -> list[str]:
@@ -106,23 +96,7 @@ def _doc_paths(ev: Evidence) -> list[str]:
 
 
 def _lint_only(ev: Evidence) -> bool:
-    return bool(ev.commands) and all(_LINT_ONLY.search(c) for c in ev.commands)
-
-
-def lint_task(prompt: str | None) -> bool:
-    """The human's task is about what a lint or type check reports ("tsc warns about an
-    unused import", "fix the eslint errors"): such a run is then the check that fits."""
-    return _lint_task(prompt[:600]) if prompt else False
-
-
-@lru_cache(maxsize=8)  # a session's stops share their prompt
-def _lint_task(head: str) -> bool:
-    return bool(_LINT_ONLY.search(head) or _LINT_WORDS.search(head))
-
-
-_LINT_WORDS = LazyPattern(
-    r"\b(?:type ?errors?|type[- ]check\w*|linter|lint(?:ing)? (?:errors?|warnings?))\b", re.I
-)
+    return bool(ev.commands) and all(LINT_ONLY.search(c) for c in ev.commands)
 
 
 def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
@@ -144,24 +118,13 @@ def _skill_problem(skill: SkillSpec | None, ev: Evidence) -> Problem | None:
     )
 
 
-def reproduces(prompt: str | None) -> bool:
-    """The human asked for a failure to be shown (a reproduction, a failing test): the
-    failure in the output is then the result, not a problem with it."""
-    return _repro(prompt[:600]) if prompt else False
-
-
-@lru_cache(maxsize=8)  # a session's stops share their prompt
-def _repro(head: str) -> bool:
-    return _REPRO.search(head)
-
-
 def _claim_problems(
-    f: Features, ev: Evidence, skill: SkillSpec | None, repro: bool = False, lint: bool = False
+    f: Features, ev: Evidence, skill: SkillSpec | None, task: Task = NO_TASK
 ) -> list[Problem]:
     problems: list[Problem] = [
         Problem(kind="hedge", detail="hedged", quote=q) for q in f.hedges[:2]
     ]
-    if repro and ev.failures and ev.commands:
+    if task.repro and ev.failures and ev.commands:
         # the failure asked for, shown with the command that produced it
         return problems
     # A run of zero tests is a problem only when no run shown passed any (cargo prints a
@@ -192,7 +155,7 @@ def _claim_problems(
     target = off_target(ev, f.msg.code_blocks)
     if target:
         problems.append(Problem(kind="off_target", detail=target))
-    if _lint_only(ev) and not (lint or ev.tests or ev.commits or ev.pull_requests):
+    if _lint_only(ev) and not (task.lint or ev.tests or ev.commits or ev.pull_requests):
         problems.append(
             Problem(
                 kind="off_target",
@@ -202,7 +165,7 @@ def _claim_problems(
     skill_problem = _skill_problem(skill, ev)
     if skill_problem and not problems:
         problems.append(skill_problem)
-    if not problems and not strong_evidence(ev, f, lint):
+    if not problems and not strong_evidence(ev, f, task):
         problems.append(Problem(kind="no_evidence", detail="no checkable evidence"))
     return problems
 
@@ -232,7 +195,7 @@ def classify(f: Features, prompt: str | None, skill: SkillSpec | None) -> Outcom
         return Outcome("status", 0.85, "progress on work that is still under way")
 
     if f.claims:
-        problems = _claim_problems(f, ev, skill, reproduces(prompt), lint_task(prompt))
+        problems = _claim_problems(f, ev, skill, task_of(prompt))
         if problems:
             return Outcome("status", 0.85, "a completion claim that does not hold up", problems)
         return Outcome("completion", 0.9, "finished, with checkable evidence")

@@ -52,6 +52,10 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
         # "once you confirm / choose, I'll go on": the next step waits on the human
         r"(?:你|您)(?:确认|决定|选择|选定|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
+        # the same without the subject, when what is confirmed is the plan put to the human:
+        # "确认这个方案后我开始实施" (once this plan is confirmed I start)
+        r"确认(?:一下)?(?:这个|这份|以上|上述|该)?(?:方案|计划|设计|思路|改动)[^。\n]{0,6}?后我"
+        r"(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
         # "needs you (and product) to confirm which one holds"
         r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权)",
     ),
@@ -72,6 +76,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"주셔야 (?:계속|진행)",
         # "if you decide / tell me, I'll proceed"
         r"(?:정해|선택해|골라|알려|확인해|말씀해|승인해) ?주시면 [^.\n]{0,12}?(?:진행|계속|적용|작업|시작)",
+        # any "if you would do it for me, I will …": "등록해 주시면 바로 테스트하겠습니다"
+        r"주시면[^.\n]{0,30}?겠습니다",
     ),
     "ru": (
         r"\b(?:вставьте|пришлите|скиньте)\b[^.\n]{0,25}?\b(?:вывод|результат|ошибк|лог|скриншот)",

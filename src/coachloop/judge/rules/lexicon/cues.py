@@ -36,6 +36,7 @@ ERROR_WORDS: Lexicon = {
         r"execution failed: \d{3}\b|got status: \d{3}\b|cascade error\b|"
         r"our servers are experiencing (?:high|heavy) (?:traffic|load)\b|"
         r"(?:we're|we are) having trouble connecting to the model\b|\[response interrupted\b|"
+        r"response (?:was )?truncated\b|max(?:imum)? output tokens (?:reached|exceeded)\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
         r"произошла ошибка|запрос не выполнен|сталася помилка|发生(?:了)?错误|出错了|"
         r"请求失败|エラーが発生しました|リクエストに失敗|오류가 발생했습니다|ocorreu um erro|"

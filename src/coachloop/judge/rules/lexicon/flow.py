@@ -64,10 +64,13 @@ ONGOING: Lexicon = {
         r"\b(?:mache|kümmere) ich (?:mich )?(?:jetzt|als nächstes)\b",
     ),
     "es": (
-        r"\b(?:me falta|queda pendiente|me encargo|después)\b",
+        r"\b(?:me falta|queda pendiente|me encargo)\b",
+        # "después ajusto …", "después lo pruebo …" (then I …); not "después de …", nor a
+        # before/after table's "Después" row
+        r"\bdespués,? (?:lo |la |los |las |le |les |me |se )?(?!de\b|del\b)\w+o\b",
         r"\b(?:añado|vuelvo a|corrijo|reviso|ejecuto|lanzo|pruebo|arreglo|agrego|actualizo|investigo|escribo|migro)\b",
         # "Primero verifico el directorio y luego ajusto el filtro": first I ..., then I ...
-        r"\b(?:primero|luego|después) (?:verifico|compruebo|ajusto|modifico|cambio|creo|instalo|"
+        r"\b(?:primero|luego) (?:verifico|compruebo|ajusto|modifico|cambio|creo|instalo|"
         r"configuro|elimino|quito|genero|implemento|limpio|muevo|renombro|busco|leo|abro|edito)\b",
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",

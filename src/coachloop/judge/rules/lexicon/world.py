@@ -171,7 +171,8 @@ ONGOING_WORLD: Lexicon = {
         r"다음으로",
         r"는 중입니다",
         r"진행합니다",
-        r"이어서",
+        # "이어서" (continuing), not "이어서 돌릴 수 있습니다" (it can be continued)
+        r"이어서(?![^.。\n]{0,24}수 있)",
     ),
     "ru": (
         r"\bдавайте\b",
