@@ -56,7 +56,9 @@ says it goes on once that is done, no device connected, LiteLLM's failed model c
 "después ajusto …" as work under way where a bare "después" was, Korean "이어서 … 수 있습니다"
 no longer work under way, a plan's confirmation awaited in Chinese and "… 주시면 …겠습니다"
 in Korean read as requests, "[response truncated: ...]" as the harness's own line, and
-documents changed as the evidence when the human asked for documents)
+documents changed as the evidence when the human asked for documents; and for claims of
+done in French participles agreeing with their subject, Portuguese "corrigi …" and Korean
+"… 완료." read as claims)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

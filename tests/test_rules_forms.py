@@ -232,3 +232,28 @@ def test_after_in_a_table_and_can_continue_are_not_work_under_way(
     from coachloop.judge.rules.features import ONGOING
 
     assert bool(ONGOING.search(text.lower())) is under_way
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "La détection de fraude est terminée.",  # fr, the participle agreeing
+        "Corrigi o bug de duplicação de pedidos.",  # pt, "I fixed"
+        "리더보드 캐싱 적용 완료.",  # ko, "applied, done"
+    ],
+)
+def test_a_claim_of_done_beside_a_failing_run_goes_back(claim: str) -> None:
+    text = (
+        f"{claim}\n\n```\n$ python -m pytest tests -q\n.......FF\n"
+        "FAILED tests/test_rules.py::test_new_client - assert False\n"
+        "2 failed, 7 passed in 1.44s\n```"
+    )
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="add the fraud rules"))
+    assert verdict.route == "continue"
+    assert [p.kind for p in verdict.problems] == ["failing"]
+
+
+def test_a_review_saying_what_is_in_place_claims_nothing() -> None:
+    # "the meta tags are well implemented": what a review found, not work claimed
+    text = "Dans `BaseLayout.astro`, les balises meta sont bien implémentées."
+    assert not Features(Message(text)).done

@@ -182,5 +182,8 @@ DONE: Lexicon = {
     "fr": (
         r"\b(?:terminé|c'est corrigé|corrigé|fini|implémenté|ajouté|mis à jour|c'est fait|"
         r"réglé|résolu)\b",
+        # the same participles agreeing with a feminine or plural subject ("est terminée");
+        # not "implémentées" or "ajoutées", which a review says of what it found in place
+        r"\b(?:terminé|corrigé|fini|réglé|résolu)(?:e|s|es)\b",
     ),
 }

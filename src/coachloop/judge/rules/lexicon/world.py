@@ -92,7 +92,11 @@ DONE_WORLD: Lexicon = {
         r"成功しました",
     ),
     "ko": (
-        r"완료(?:했습니다|되었습니다)",
+        r"완료(?:했습니다|되었습니다|됐습니다)",
+        r"완료[.!。]",  # "적용 완료." (applied, done)
+        r"끝났습니다",
+        r"마쳤습니다",
+        r"해결했습니다",
         r"수정했습니다",
         r"구현했습니다",
         r"추가했습니다",
@@ -111,6 +115,8 @@ DONE_WORLD: Lexicon = {
     ),
     "uk": (r"\bвиправив\b", r"\bзроблено\b", r"\bдодав\b", r"\bуспішно\b", r"\bготово\b"),
     "pt": (
+        # the agent's own "I fixed / implemented / added ..."
+        r"\b(?:corrigi|implementei|adicionei|atualizei|resolvi|terminei|concluí|criei|ajustei)\b",
         r"\bconcluíd[oa]\b",
         r"\bimplementad[oa]s?\b",
         r"\bcorrigid[oa]s?\b",
