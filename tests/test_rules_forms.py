@@ -257,3 +257,16 @@ def test_a_review_saying_what_is_in_place_claims_nothing() -> None:
     # "the meta tags are well implemented": what a review found, not work claimed
     text = "Dans `BaseLayout.astro`, les balises meta sont bien implémentées."
     assert not Features(Message(text)).done
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "После перезапуска nginx сайт должен работать заметно быстрее.",  # masculine "должен"
+        "Теперь страница должна работать.",
+        "已处理启动崩溃问题。",  # zh "handled": a claim
+    ],
+)
+def test_more_claims_and_hedges_are_read(text: str) -> None:
+    f = Features(Message(text))
+    assert f.claims
