@@ -70,18 +70,26 @@ def test_independent_set_floors(name: str) -> None:
 #   session (not blind): 0.833 / 0.060 / 0.578 -> 0.879 / 0.033 / 0.689, and 0.863 / 0.067 /
 #   0.644 -> 0.904 / 0.033 / 0.689;
 # - blind13: a fourth helper, never read: 0.858 / 0.053 / 0.600 with the judge of the session's
-#   start, 0.863 / 0.053 / 0.600 after its fixes.
+#   start, 0.863 / 0.053 / 0.600 after its fixes, 0.867 / 0.047 / 0.600 after the next session's;
+# - blind14: a fifth helper, other agents, languages and topics, never read: 0.838 / 0.047 /
+#   0.667 with the judge of the session's start (1fab70d), 0.833 / 0.047 / 0.644 at its end;
+# - blind15, blind16: validation sets of that session (blind16 75% non-English), read for its
+#   fixes: 0.883 / 0.053 / 0.733 -> 0.900 / 0.027 / 0.733, and 0.854 / 0.073 / 0.578 -> 0.908 /
+#   0.020 / 0.689.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
     ("blind3.jsonl", 240, 0.03, 0.88, 0.77),
     ("blind7.jsonl", 240, 0.05, 0.82, 0.55),
-    ("blind8.jsonl", 240, 0.03, 0.90, 0.64),
+    ("blind8.jsonl", 240, 0.02, 0.90, 0.64),
     ("blind9.jsonl", 240, 0.0, 0.95, 0.84),
-    ("blind10.jsonl", 240, 0.05, 0.90, 0.75),
-    ("blind11.jsonl", 240, 0.04, 0.87, 0.68),
-    ("blind12.jsonl", 240, 0.04, 0.89, 0.68),
-    ("blind13.jsonl", 240, 0.06, 0.85, 0.58),
+    ("blind10.jsonl", 240, 0.02, 0.93, 0.75),
+    ("blind11.jsonl", 240, 0.03, 0.87, 0.68),
+    ("blind12.jsonl", 240, 0.02, 0.91, 0.68),
+    ("blind13.jsonl", 240, 0.05, 0.86, 0.58),
+    ("blind14.jsonl", 240, 0.05, 0.82, 0.62),
+    ("blind15.jsonl", 240, 0.03, 0.89, 0.71),
+    ("blind16.jsonl", 240, 0.03, 0.90, 0.66),
 ]
 
 
