@@ -270,3 +270,16 @@ def test_a_review_saying_what_is_in_place_claims_nothing() -> None:
 def test_more_claims_and_hedges_are_read(text: str) -> None:
     f = Features(Message(text))
     assert f.claims
+
+
+@pytest.mark.parametrize(
+    ("text", "under_way"),
+    [
+        ("Perfecto, vamos a proceder. Empezaré con la fase 2: los platos destacados.", True),
+        ("Listo: empecé con la fase 2 y los platos destacados ya se muestran.", False),
+    ],
+)
+def test_spanish_i_will_and_we_are_going_to_are_work_under_way(text: str, under_way: bool) -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert bool(ONGOING.search(text.lower())) is under_way

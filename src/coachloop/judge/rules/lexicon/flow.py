@@ -75,6 +75,11 @@ ONGOING: Lexicon = {
         r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
         r"estoy (?:\w+ando|\w+iendo))\b",
         r"\bempiezo (?:por|con)\b",
+        # "I will …" / "we're going to …" ("Empezaré con la fase 2", "vamos a proceder")
+        r"\b(?:empezaré|comenzaré|procederé|continuaré|seguiré|implementaré|crearé|revisaré|"
+        r"corregiré|actualizaré|añadiré|agregaré|ejecutaré|probaré|ajustaré|modificaré)\b",
+        r"\bvamos a (?:proceder|implementar|empezar|comenzar|crear|revisar|corregir|actualizar|"
+        r"añadir|agregar|ejecutar|probar|ajustar|modificar|arreglar|integrar|configurar)\b",
     ),
     "fr": (
         r"\bje passe\b",
