@@ -58,7 +58,8 @@ no longer work under way, a plan's confirmation awaited in Chinese and "… 주�
 in Korean read as requests, "[response truncated: ...]" as the harness's own line, and
 documents changed as the evidence when the human asked for documents; and for claims of
 done in French participles agreeing with their subject, Portuguese "corrigi …" and Korean
-"… 완료." read as claims)
+"… 완료." read as claims; and for Spanish "empezaré …", "vamos a …" and Japanese "で進めます",
+"を作成します" as work under way)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

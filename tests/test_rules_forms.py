@@ -283,3 +283,16 @@ def test_spanish_i_will_and_we_are_going_to_are_work_under_way(text: str, under_
     from coachloop.judge.rules.features import ONGOING
 
     assert bool(ONGOING.search(text.lower())) is under_way
+
+
+@pytest.mark.parametrize(
+    ("text", "under_way"),
+    [
+        ("この方法で進めます。まず、temp-app という名前でプロジェクトを作成します。", True),
+        ("temp-app という名前でプロジェクトを作成しました。", False),  # done, not announced
+    ],
+)
+def test_japanese_steps_about_to_be_taken_are_work_under_way(text: str, under_way: bool) -> None:
+    from coachloop.judge.rules.features import ONGOING
+
+    assert bool(ONGOING.search(text.lower())) is under_way

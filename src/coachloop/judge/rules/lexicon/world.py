@@ -169,6 +169,8 @@ ONGOING_WORLD: Lexicon = {
         r"を開きます",
         r"に切り替えます",
         r"を続けます",
+        # the non-past "I'll …" of a step about to be taken ("この方法で進めます", "作成します")
+        r"で進めます|を試みます|を(?:作成|追加|実装|更新|インストール)します",
     ),
     "ko": (
         r"하겠습니다",
