@@ -1,22 +1,19 @@
-"""Forms of real stops the rules read: a reply cut off inside inline code, a lint or type
-check run as the evidence when the task is about what that check reports, and a choice
-made but left to the human's veto ("I'll go with X unless you'd prefer Y")."""
+"""Forms of real stops the rules read, each a language's or a tool's own, not a row's wording:
+a reply cut off inside inline code; the evidence that fits what the human asked (a lint
+check for a lint task, documents for a documents task); a choice left to the human's veto;
+a blocker named before "once that's done I'll go on"; harness lines (LiteLLM, a truncated
+response); claims, hedges and work announced in more languages; a whole turn that closes on
+its result."""
 
 from __future__ import annotations
 
 import pytest
 
 from coachloop.core.judge_input import JudgeInput
-from coachloop.judge import make_judge
 from coachloop.judge.rules.features import Features
 from coachloop.judge.rules.text import Message
-
-JUDGE = make_judge()
-
-
-def _reads(text: str, prompt: str = "handle the migration") -> tuple[str, str]:
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
-    return verdict.type, verdict.route
+from judge_support import JUDGE
+from judge_support import reads as _reads
 
 
 @pytest.mark.parametrize(
@@ -88,22 +85,6 @@ def test_the_veto_left_to_the_human_is_a_request_in_each_language(text: str) -> 
     assert ASK_SURE.search(text.lower())
 
 
-@pytest.mark.parametrize(
-    ("text", "under_way"),
-    [
-        ("मैं अब टेस्ट चलाता हूँ", True),  # "I'm running the tests now"
-        ("मैं फ़ाइल बदलती हूँ", True),
-        # "if you want, I can build the role screen next": an offer, not work under way
-        ("अगर आप चाहें तो मैं अगले चरण में रोल की स्क्रीन भी बना सकता हूँ", False),
-        ("मैं यह भी जोड़ना चाहता हूँ", False),  # "I want to add this too"
-    ],
-)
-def test_hindi_i_can_and_i_want_are_not_work_under_way(text: str, under_way: bool) -> None:
-    from coachloop.judge.rules.features import ONGOING
-
-    assert bool(ONGOING.search(text)) is under_way
-
-
 _TURN = (
     "I'll make the importer skip the BOM and blank trailing lines.\n\n"
     "Now let me run the importer tests:\n\n"
@@ -161,26 +142,6 @@ def test_stops_the_human_must_see_though_work_was_announced(text: str, kind: str
     assert _reads(text, "finish the integration and run its tests") == (kind, "deliver")
 
 
-def test_a_gerund_the_sentence_is_about_is_not_work_under_way() -> None:
-    from coachloop.judge.rules.features import ONGOING
-
-    assert not ONGOING.search("the script is idempotent, so rerunning it is safe.")
-    assert ONGOING.search("fixed the fixture; re-running the suite.")
-
-
-@pytest.mark.parametrize(
-    ("text", "under_way"),
-    [
-        ("Entendido. Primero verifico el directorio y luego ajusto el filtro.", True),
-        ("Listo: primero verifiqué el directorio y luego ajusté el filtro.", False),
-    ],
-)
-def test_spanish_first_i_then_i_is_work_under_way(text: str, under_way: bool) -> None:
-    from coachloop.judge.rules.features import ONGOING
-
-    assert bool(ONGOING.search(text.lower())) is under_way
-
-
 @pytest.mark.parametrize(
     ("text", "prompt", "kind"),
     [
@@ -215,23 +176,6 @@ def test_spanish_first_i_then_i_is_work_under_way(text: str, under_way: bool) ->
 )
 def test_more_stops_the_human_must_see(text: str, prompt: str, kind: str) -> None:
     assert _reads(text, prompt) == (kind, "deliver")
-
-
-@pytest.mark.parametrize(
-    ("text", "under_way"),
-    [
-        ("| Antes | 142 | 318 ms |\n| Después | 1,096 | 41 ms |", False),
-        ("después ajusto el interceptor y vuelvo a correr la suite.", True),
-        ("나머지는 한도를 올린 뒤에 이어서 돌릴 수 있습니다.", False),  # "can be continued"
-        ("이어서 테스트 코드를 작성하겠습니다.", True),
-    ],
-)
-def test_after_in_a_table_and_can_continue_are_not_work_under_way(
-    text: str, under_way: bool
-) -> None:
-    from coachloop.judge.rules.features import ONGOING
-
-    assert bool(ONGOING.search(text.lower())) is under_way
 
 
 @pytest.mark.parametrize(
@@ -275,24 +219,30 @@ def test_more_claims_and_hedges_are_read(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "under_way"),
     [
+        # hi: "…ता हूँ" is "I do …"; "कर सकता हूँ" (I can do: an offer) and "चाहता हूँ" (I want)
+        ("मैं फ़ाइल बदलती हूँ", True),
+        ("अगर आप चाहें तो मैं अगले चरण में रोल की स्क्रीन भी बना सकता हूँ", False),
+        ("मैं यह भी जोड़ना चाहता हूँ", False),
+        # en: a gerund the sentence is about
+        ("fixed the fixture; re-running the suite.", True),
+        ("the script is idempotent, so rerunning it is safe.", False),
+        # es: first I …, then I …; I will …; we are going to …; not "después de" nor a
+        # before/after table's row
+        ("Entendido. Primero verifico el directorio y luego ajusto el filtro.", True),
+        ("Listo: primero verifiqué el directorio y luego ajusté el filtro.", False),
+        ("después ajusto el interceptor y vuelvo a correr la suite.", True),
+        ("| Antes | 142 | 318 ms |\n| Después | 1,096 | 41 ms |", False),
         ("Perfecto, vamos a proceder. Empezaré con la fase 2: los platos destacados.", True),
         ("Listo: empecé con la fase 2 y los platos destacados ya se muestran.", False),
-    ],
-)
-def test_spanish_i_will_and_we_are_going_to_are_work_under_way(text: str, under_way: bool) -> None:
-    from coachloop.judge.rules.features import ONGOING
-
-    assert bool(ONGOING.search(text.lower())) is under_way
-
-
-@pytest.mark.parametrize(
-    ("text", "under_way"),
-    [
+        # ko: continuing, not "it can be continued"
+        ("이어서 테스트 코드를 작성하겠습니다.", True),
+        ("나머지는 한도를 올린 뒤에 이어서 돌릴 수 있습니다.", False),
+        # ja: the non-past of a step about to be taken, not the past of one taken
         ("この方法で進めます。まず、temp-app という名前でプロジェクトを作成します。", True),
-        ("temp-app という名前でプロジェクトを作成しました。", False),  # done, not announced
+        ("temp-app という名前でプロジェクトを作成しました。", False),
     ],
 )
-def test_japanese_steps_about_to_be_taken_are_work_under_way(text: str, under_way: bool) -> None:
+def test_work_under_way_in_each_language(text: str, under_way: bool) -> None:
     from coachloop.judge.rules.features import ONGOING
 
     assert bool(ONGOING.search(text.lower())) is under_way

@@ -13,9 +13,8 @@ from __future__ import annotations
 import pytest
 
 from coachloop.core.judge_input import JudgeInput
-from coachloop.judge import make_judge
-
-JUDGE = make_judge()
+from judge_support import JUDGE
+from judge_support import reads as _reads
 
 
 def _asks(text: str) -> bool:
@@ -24,11 +23,6 @@ def _asks(text: str) -> bool:
     from coachloop.judge.rules.text import Message
 
     return Features(Message(text)).asks
-
-
-def _reads(text: str, prompt: str = "handle the migration") -> tuple[str, str]:
-    verdict = JUDGE.judge(JudgeInput(text=text, prompt=prompt))
-    return verdict.type, verdict.route
 
 
 @pytest.mark.parametrize(
