@@ -171,6 +171,6 @@ def open_code_span(text: str) -> bool:
 def last_word(text: str) -> str:
     """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
     i = len(text)
-    while i and (text[i - 1].isalnum() or text[i - 1] == "_"):
+    while i and is_word(text[i - 1]):
         i -= 1
     return text[i:]
