@@ -251,3 +251,22 @@ def test_the_curve_trades_false_suppression_for_rejection_recall() -> None:
     assert low["false_suppression"] is not None and high["false_suppression"] is not None
     assert low["false_suppression"] > high["false_suppression"]
     assert (low["status_recall"] or 0.0) > (high["status_recall"] or 0.0)
+
+
+def test_the_curve_with_seeds_is_the_mean_over_fold_assignments() -> None:
+    data = [_example(i, {"ongoing_end"}, "continue", f"g{i % 7}") for i in range(21)]
+    data += [_example(100 + i, {"evidence"}, "deliver", f"g{i % 7}") for i in range(21)]
+    data += [
+        _example(200 + i, {"ongoing_end", "evidence"}, "deliver" if i % 2 else "continue", f"g{i}")
+        for i in range(7)
+    ]
+    (point,) = train.curve(data, [], k=3, thresholds=(0.5,), seeds=2)
+    runs = [
+        train.summary(data, train.routes(data, train.out_of_fold(data, [], 3, seed), 0.5))
+        for seed in (None, 1, 2)
+    ]
+    assert point["rows"] == len(data)
+    assert point["rejection_recall"] is None  # no rejected completion among the rows
+    for key in ("route_accuracy", "false_suppression", "status_recall"):
+        values = [float(r[key] or 0.0) for r in runs]
+        assert point[key] == round(sum(values) / 3, 3)

@@ -265,13 +265,32 @@ def curve(
     authored: Sequence[Example],
     k: int = 10,
     thresholds: Sequence[float] = CURVE,
+    seeds: int = 0,
 ) -> list[dict[str, float | None]]:
-    """The out-of-fold figures of one fold assignment at other continue thresholds than
-    `THRESHOLD` (the scores are computed once): what each point of false suppression
-    buys in rejection recall. A measure of the scorer, never a way to pick the threshold
-    on these rows."""
-    probs = out_of_fold(real, authored, k)
-    return [{"threshold": t, **_rounded(summary(real, routes(real, probs, t)))} for t in thresholds]
+    """The out-of-fold figures at other continue thresholds than `THRESHOLD` (the scores
+    are computed once per fold assignment): what each point of false suppression buys in
+    rejection recall. With `seeds`, each point is the mean over the default folds and
+    `seeds` shuffled assignments (one assignment moves a point by a row or two). A
+    measure of the scorer, never a way to pick the threshold on these rows."""
+    runs = [out_of_fold(real, authored, k, seed) for seed in [None, *range(1, seeds + 1)]]
+    points = []
+    for t in thresholds:
+        figures = [summary(real, routes(real, probs, t)) for probs in runs]
+        points.append({"threshold": t, **_rounded(_mean(figures))})
+    return points
+
+
+def _mean(figures: list[dict[str, float | None]]) -> dict[str, float | None]:
+    """Each figure's mean over runs (None where a run has none)."""
+    out: dict[str, float | None] = {}
+    for key in figures[0]:
+        values = [f[key] for f in figures]
+        if all(isinstance(v, int) for v in values):  # a count (rows): the same in every run
+            out[key] = values[0]
+            continue
+        known = [float(v) for v in values if v is not None]
+        out[key] = sum(known) / len(known) if len(known) == len(values) else None
+    return out
 
 
 def _rounded(figures: dict[str, float | None]) -> dict[str, float | None]:
@@ -320,7 +339,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--curve",
         action="store_true",
-        help="out-of-fold figures at other thresholds (one line each); write nothing",
+        help="out-of-fold figures at other thresholds (one line each; --seeds: the mean "
+        "over that many more fold assignments); write nothing",
     )
     args = parser.parse_args(argv)
     import json
@@ -330,7 +350,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.misses:
             print("\n".join(misses(real, authored, args.folds)))
         else:
-            print("\n".join(json.dumps(point) for point in curve(real, authored, args.folds)))
+            points = curve(real, authored, args.folds, seeds=args.seeds)
+            print("\n".join(json.dumps(point) for point in points))
         return 0
 
     scorer = train(args.bench_dir or find_bench_dir(), args.folds, args.seeds)
