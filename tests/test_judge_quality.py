@@ -75,7 +75,8 @@ def test_independent_set_floors(name: str) -> None:
 #   0.667 with the judge of the session's start (1fab70d), 0.833 / 0.047 / 0.644 at its end;
 # - blind15, blind16: validation sets of that session (blind16 75% non-English), read for its
 #   fixes: 0.883 / 0.053 / 0.733 -> 0.900 / 0.027 / 0.733, and 0.854 / 0.073 / 0.578 -> 0.908 /
-#   0.020 / 0.689.
+#   0.020 / 0.689;
+# - blind17: a sixth helper, never read: 0.925 / 0.040 / 0.867 with the judge of 2038920.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -90,6 +91,7 @@ BLIND_FLOORS = [
     ("blind14.jsonl", 240, 0.05, 0.82, 0.62),
     ("blind15.jsonl", 240, 0.03, 0.89, 0.71),
     ("blind16.jsonl", 240, 0.03, 0.90, 0.66),
+    ("blind17.jsonl", 240, 0.05, 0.91, 0.84),
 ]
 
 
