@@ -59,7 +59,9 @@ in Korean read as requests, "[response truncated: ...]" as the harness's own lin
 documents changed as the evidence when the human asked for documents; and for claims of
 done in French participles agreeing with their subject, Portuguese "corrigi …" and Korean
 "… 완료." read as claims; and for Spanish "empezaré …", "vamos a …" and Japanese "で進めます",
-"を作成します" as work under way)
+"を作成します" as work under way; and for a request the agent's next step or fallback hangs
+on ("Reply \"go\" and I'll run ...", "Confirm ..., or I'll ..."), and a test named after
+the parts of a path covering that file, which names more targets in an off-target finding)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

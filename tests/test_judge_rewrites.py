@@ -171,11 +171,11 @@ def test_repetition_counts_match_the_line_by_line_reading() -> None:
             for s in (line.strip() for line in prose.split("\n", 400))
             if s and vector._WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
         ]
-        if len(lines) < 6:
-            return False
         counts: dict[str, int] = {}
         for line in lines:
             counts[line] = counts.get(line, 0) + 1
+        if len(lines) < 6:  # a few lines: one line five times over
+            return max(counts.values(), default=0) >= 5
         return sum(n for n in counts.values() if n > 2) / len(lines) > 0.3
 
     pieces = ["a line\n", "- CODE\n", "---\n", "QUOTE\n", "ok ok\n", "\n", "  x\n", "go\n", "1\n"]

@@ -93,6 +93,8 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         "playwright",
         rf"^\s*(?:(?P<failed>{_N}) failed\s*\n(?:.*\n){{0,20}}?)?\s*(?P<passed>{_N}) passed \([\d.]+m?s\)",
     ),
+    # the same summary quoted inline after its command: "`npx playwright test` → 3 passed (4.2s)"
+    ("playwright", rf"(?:→|->|:) (?P<passed>{_N}) passed \([\d.]+m?s\)"),
     # phpunit: "OK (41 tests, 97 assertions)" / "Tests: 41, Assertions: 97, Failures: 2."
     ("phpunit", rf"OK \((?P<passed>{_N}) tests?, {_N} assertions?\)"),
     (

@@ -128,7 +128,7 @@ _WORKAROUND = LazyPattern(
 )
 _RESUMES_AFTER = LazyPattern(
     r"(?:^|[.!?:;]\s+)(?:once|after that|as soon as|when that's done|"
-    r"after (?:you|they|it|that|those|these)\b)[^.!?\n]{0,120}?\b(?:i'll|i will|i can)\b"
+    r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?\b(?:i'll|i will|i can)\b"
 )
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
@@ -383,4 +383,6 @@ class Features:
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
+        if text[-1] in lx.DANGLING_CJK:
+            return True
         return last_word(text.lower().strip()) in lx.DANGLING or open_code_span(text)

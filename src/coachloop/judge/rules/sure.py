@@ -53,8 +53,8 @@ def repetitive(prose: str) -> bool:
         n for s, n in counts.items() if _WORDY.search(s.replace("CODE", "").replace("QUOTE", ""))
     ]
     lines = sum(kept)
-    if lines < 6:
-        return False
+    if lines < 6:  # few lines: a loop only when one line is all of them, five times over
+        return max(kept, default=0) >= 5
     return sum(n for n in kept if n > 2) / lines > 0.3
 
 
@@ -138,12 +138,13 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
 
 
 # "... and I'll re-run it", "..., then tell me and I'll flash it": the agent's next step
-_NEXT_STEP = LazyPattern(r"\b(?:and|then),? (?:tell me,? (?:and )?)?i(?:'ll| will)\b")
+# "..., or I'll schedule it for tonight": what the agent does without an answer
+_NEXT_STEP = LazyPattern(r"\b(?:and|then|or),? (?:tell me,? (?:and )?)?i(?:'ll| will)\b")
 # what a request to the human opens its sentence with (not the agent's "I'll add ...")
 _REQUEST = LazyPattern(
     r"(?:[-*•] |\d+[.)] )?(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|"
     r"create|enable|install|restart|paste|share|send|upload|provide|generate|rotate|swap|"
-    r"invite|unlock|log ?in|sign in)\b"
+    r"invite|unlock|log ?in|sign in|reply|respond|answer|say)\b"
 )
 # "please" anywhere before it; not "if it fails, please let me know and I'll look" (help
 # offered, nothing waited on)

@@ -52,6 +52,8 @@ def _tokens(path: str) -> set[str]:
         name = _STEM_NOISE.sub("", name.lower())
         if name not in _GENERIC:
             out.add(name)
+            # a test named after a path's parts: "test_fatture_xml" tests fatture/xml.py
+            out.update(w for w in re.split(r"[_-]+", name) if len(w) >= 3 and w not in _GENERIC)
     return out
 
 

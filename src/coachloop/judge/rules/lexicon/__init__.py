@@ -19,7 +19,12 @@ from coachloop.judge.rules.lexicon import (
 )
 from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
-from coachloop.judge.rules.lexicon.trouble import DANGLING, ERROR_ANYWHERE, ERROR_OPENING
+from coachloop.judge.rules.lexicon.trouble import (
+    DANGLING,
+    DANGLING_CJK,
+    ERROR_ANYWHERE,
+    ERROR_OPENING,
+)
 
 HEDGE: Lexicon = {**claims.HEDGE, **world.HEDGE_WORLD}
 DONE: Lexicon = {**claims.DONE, **world.DONE_WORLD}
@@ -38,6 +43,7 @@ __all__ = [
     "BLOCKED_SURE",
     "BLOCKER",
     "DANGLING",
+    "DANGLING_CJK",
     "DONE",
     "ERROR_ANYWHERE",
     "ERROR_OPENING",

@@ -52,12 +52,21 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
         # "once you confirm / choose, I'll go on": the next step waits on the human
         r"(?:你|您)(?:确认|决定|选择|选定|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
+        # the step named after the place it runs in: "你确认后我就在生产执行" (on production)
+        r"(?:你|您)(?:确认|同意|批准)后我(?:再|就|会|将)[^。，,\n]{0,8}?(?:执行|操作|部署|上线|删除|运行)",
         # the same without the subject, when what is confirmed is the plan put to the human:
         # "确认这个方案后我开始实施" (once this plan is confirmed I start)
         r"确认(?:一下)?(?:这个|这份|以上|上述|该)?(?:方案|计划|设计|思路|改动)[^。\n]{0,6}?后我"
         r"(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
         # "needs you (and product) to confirm which one holds"
-        r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权)",
+        r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权|点头|批准|同意|定一下|定下来)",
+        # the agent halts for the human: "我先停在这里" (I stop here for now)
+        r"先停在这(?:里|儿)",
+        # someone asked to act, then the agent's next step: "麻烦找运维确认一下…，恢复后我接着构建"
+        r"麻烦(?:你|您)?(?:找|联系|问一下|帮忙|帮我)",
+        r"(?:恢复|修好|处理好|配好|加好|开通|授权)后(?:告诉我，?)?我(?:再|就)?(?:接着|继续|重新)",
+        # a person named by role: "上线前需要产品或法务确认以哪一条为准" (product or legal)
+        r"需要(?:产品|法务|老板|管理员|运维|客户|业务方?|甲方|负责人)[^。\n]{0,8}?(?:确认|决定|拍板|批准|审批)",
     ),
     "ja": (
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",

@@ -38,7 +38,9 @@ HEDGE: Lexicon = {
         r"not yet|never) (?:\w+ ){0,2}(?:run|ran|test|tested|verify|verified|check|checked|execute|"
         r"executed|confirm|confirmed|build|built)\b",
         r"\buntested\b",
-        r"\bwithout (?:testing|running|verifying|checking)\b",
+        # the agent's own check left out; not code described ("accessed X without checking
+        # that X was non-null", "without checking for file existence")
+        r"\bwithout (?:testing|running|verifying|checking)\b(?! (?:that|whether|if|for)\b)",
         r"\bnot (?:been )?"
         r"(?:tested|verified|checked|run)\b",
         r"\bci (?:should|will) (?:tell|catch|show|confirm)\b",

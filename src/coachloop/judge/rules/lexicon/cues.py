@@ -72,6 +72,8 @@ ASK_SURE: Lexicon = {
         r"\bwhich (?:one|option|approach|of these) (?:do|would) you\b",
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
+        # a decision put to the human: "let me know if I should move on to the design"
+        r"\b(?:let me know|tell me) (?:if|whether) (?:i|we) should\b",
         r"\btell me (?:once|when)\b",
         r"\b(?:ping|message|notify) me (?:once|when|after)\b",
         r"\bi'?ll wait for your\b",

@@ -18,6 +18,7 @@ BLOCKER: Lexicon = {
         r"not (?:allowed|permitted)|denied|blocked|dns|zone|offline|down|503|502|"
         r"bad gateway|service unavailable|one-time password|otp|authenticator|agreement|"
         r"payment required|402|rate limit|pull rate limit|toomanyrequests|sudo|root|admin rights|"
+        r"paid plan|paid tier|free trial|trial account|payment method|credit card|"
         r"edit rights|write access|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
         r"\w_(?:key|token|secret|password)\b",
     ),
@@ -151,6 +152,9 @@ ERROR_ANYWHERE: Lexicon = {
 }
 
 # Function words an unfinished sentence ends on (truncated output).
+# Characters a Chinese or Japanese sentence cannot end on (a coverb or conjunction that
+# wants its object: "…合并前先按", "…方法中的 … 把"; a particle that wants its verb: "…を")
+DANGLING_CJK = frozenset("把将被对向从按给和与或及并而但且于让使をにがでへは")
 DANGLING = frozenset(
     [
         "the",
@@ -206,6 +210,16 @@ DANGLING = frozenset(
         "eine",
         "den",
         "dem",
+        # a subordinate clause or an article opened and never closed ("…, was darauf
+        # hindeutet, dass"); not the particles of separable verbs, which end sentences
+        "dass",
+        "weil",
+        "wenn",
+        "ob",
+        "im",
+        "einen",
+        "einem",
+        "eines",
         "el",
         "la",
         "los",
@@ -214,6 +228,9 @@ DANGLING = frozenset(
         "o",
         "de",
         "que",
+        "del",
+        "al",
+        "porque",
         "con",
         "para",
         "por",
@@ -228,6 +245,9 @@ DANGLING = frozenset(
         "des",
         "pour",
         "avec",
+        "dans",
+        "sur",
+        "une",
         "est",
     ]
 )
