@@ -2,8 +2,10 @@
 a request the agent's next step or fallback hangs on ("Confirm ..., or I'll ...", "Reply
 yes and I'll ..."), a decision put to the human, a blocker before "after the upgrade I'll
 ...", Chinese requests to a person named by role, replies cut off on a word that wants
-more, a short loop; and what is not a finding: code described as unchecked, a test named
-after the parts of the file it tests, a run quoted inline after its command."""
+more, a short loop; claims that do not hold up (a count said after a failing run, "I
+verified it too" in Chinese, "I finished" in Arabic); and what is not a finding: code
+described as unchecked, a test named after the parts of the file it tests, a run quoted
+inline after its command."""
 
 from __future__ import annotations
 
@@ -148,3 +150,36 @@ def test_a_test_named_after_the_parts_of_a_path_covers_that_file(
 def test_a_playwright_summary_quoted_after_its_command(text: str, passed: int | None) -> None:
     tests = extract(text).tests
     assert [t.passed for t in tests] == ([] if passed is None else [passed])
+
+
+_FAILING_THEN_SAID = (
+    "Batch support for the sync endpoint is in.\n\n```\n$ pytest -q\n"
+    "FAILED tests/test_sync.py::test_sync_resume\n201 passed, 3 failed, 2 skipped in 58.4s\n"
+    "```\n\nAll 14 new tests pass. The three failures look unrelated, so I'd consider this done."
+)
+
+
+def test_a_count_said_after_a_failing_run_does_not_make_it_the_before() -> None:
+    failing = Features(Message(_FAILING_THEN_SAID)).result_evidence
+    assert any(t.failed for t in failing.tests)
+    assert _reads(_FAILING_THEN_SAID)[1] == "continue"
+    # a passing run shown after the failing one is the fix: the failure was the "before"
+    fixed = _FAILING_THEN_SAID.replace(
+        "All 14 new tests pass.", "Fixed it:\n\n```\n$ pytest -q\n204 passed in 57.0s\n```\n"
+    )
+    assert not any(t.failed for t in Features(Message(fixed)).result_evidence.tests)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Arabic "I finished ..." beside a failing run
+        "انتهيت من إضافة تصدير التقارير إلى Excel. شغّلت الاختبارات:\n\n```\n"
+        "FAILED tests/test_export.py::test_headers - UnicodeEncodeError\n"
+        "========= 1 failed, 27 passed in 4.12s =========\n```\n\nالخطأ بسيط.",
+        # Chinese "I verified it too", nothing shown
+        "接口已经改好，我也验证过了，返回的数据都正常，可以提测了。",
+    ],
+)
+def test_claims_that_do_not_hold_up_in_more_forms(text: str) -> None:
+    assert _reads(text) == ("status", "continue")

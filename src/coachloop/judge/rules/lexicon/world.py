@@ -134,6 +134,13 @@ DONE_WORLD: Lexicon = {
     "id": (r"\bberhasil\b", r"\bselesai\b"),
     "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
+    # "I finished ...", "... was fixed / added / implemented", "completed", "successfully"
+    "ar": (
+        r"انتهيت من",
+        r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)",
+        r"اكتمل(?:ت)?",
+        r"بنجاح",
+    ),
 }
 
 ONGOING_WORLD: Lexicon = {
@@ -338,6 +345,7 @@ ASSERTED_WORLD: Lexicon = {
         r"(?:所有|全部)测试(?:都|均|已)?(?:已经|已)?通过",
         r"测试(?:全部|均|都)(?:已)?通过",
         r"已(?:经)?(?:测试|验证)",
+        r"(?:验证|测试|自测)过了",
         r"验证(?:通过|成功)",
         r"(?:运行|工作|一切)正常",
         r"正常(?:工作|运行)",
