@@ -134,13 +134,8 @@ DONE_WORLD: Lexicon = {
     "id": (r"\bberhasil\b", r"\bselesai\b"),
     "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
-    # "I finished ...", "... was fixed / added / implemented", "completed", "successfully"
-    "ar": (
-        r"انتهيت من",
-        r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)",
-        r"اكتمل(?:ت)?",
-        r"بنجاح",
-    ),
+    # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"
+    "ar": (r"انتهيت من", r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)", r"اكتمل(?:ت)?", r"بنجاح"),
 }
 
 ONGOING_WORLD: Lexicon = {
