@@ -30,7 +30,8 @@ without a question mark: "run this in your terminal and tell me when it's done",
 when you've logged in", "awaiting your OK to ...", a request followed by a closing \
 list of things to check, a list of options after a request that can't be done as asked, \
 a request the agent's next step waits on ("Confirm and I'll apply it", "Pick one and \
-I'll continue", "top up the billing and I'll re-run the batch"). \
+I'll continue", "top up the billing and I'll re-run the batch") or its fallback hangs on \
+("Confirm it's fine to do now, or I'll schedule it for tonight"). \
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
@@ -55,7 +56,8 @@ reviewing, reporting facts they asked for) is a completion and needs no test evi
 When the human asked for a reproduction or a failing test, the failure shown with the \
 command that produced it is the result, not a problem. In a whole turn that reproduced \
 a bug (a run failing) and then fixed it (the last run passing), the failure is the \
-"before": judge the result by the last run. The human's next steps ("Next steps on your \
+"before": judge the result by the last run shown (a count said in prose after a \
+failing run, "all 14 new tests pass", is not a run). The human's next steps ("Next steps on your \
 side: git push ...") at the end of finished work are not work still under way. A lint \
 or type-check run ("tsc --noEmit", "ruff check") is the fitting evidence only when the \
 task is about what that check reports; otherwise it does not test the change.
@@ -64,8 +66,9 @@ access, a paid account, a decision about external systems, hardware (no device \
 connected), a service that is down; also when the agent says it will go on once that \
 is done ("once the key is in .env I'll run the suite").
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
-turn, garbled or empty output, a reply cut off mid-sentence or inside a word of inline \
-code ("now updating `config/pro"), the same lines of its own words repeated over and over \
+turn, garbled or empty output, a reply cut off mid-sentence, on a word that wants more \
+(German "dass", Chinese "把") or inside a word of inline code ("now updating \
+`config/pro"), the same lines of its own words repeated over and over \
 (code or fence markers shown several times are not a loop). Failures of the \
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \
