@@ -183,3 +183,11 @@ def test_a_count_said_after_a_failing_run_does_not_make_it_the_before() -> None:
 )
 def test_claims_that_do_not_hold_up_in_more_forms(text: str) -> None:
     assert _reads(text) == ("status", "continue")
+
+
+def test_indonesian_try_it_after_a_hedged_claim_is_a_handoff_not_a_request() -> None:
+    claim = "Fitur laporan penjualan sudah selesai dan seharusnya sudah berjalan dengan baik."
+    assert _reads(f"{claim} Silakan dicoba.") == ("status", "continue")
+    # "silakan" before anything else still asks the human to act
+    asked = "Saya tidak punya akses ke dashboard. Silakan berikan API key produksi."
+    assert _reads(asked)[1] == "deliver"

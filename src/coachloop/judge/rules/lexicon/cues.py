@@ -151,6 +151,7 @@ HANDOFF: Lexicon = {
     "de": (r"\bzum testen\b", r"\bprobier\w*\b", r"\blade (?:die seite )?neu\b"),
     "it": (r"\bricarica\b", r"\bprova\b"),
     "pt": (r"\brecarregue\b", r"\bteste\b", r"\btente\b"),
+    "id": (r"\bsilakan (?:di)?coba\b", r"\bcoba (?:lagi|sekarang|refresh|muat ulang)\b"),
 }
 
 # Work admitted unfinished.

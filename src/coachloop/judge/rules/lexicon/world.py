@@ -330,7 +330,7 @@ ASK_WORLD: Lexicon = {
     ),
     "it": (r"\bfammi sapere\b", r"\bconferma\b", r"\bpreferisci\b", r"\besegui\b"),
     "vi": (r"\bvui lòng\b", r"\bcho tôi biết\b"),
-    "id": (r"\bsilakan\b", r"\bberi tahu\b"),
+    "id": (r"\bsilakan\b(?! (?:di)?coba\b)", r"\bberi tahu\b"),  # "silakan dicoba": a handoff
     "tr": (r"\blütfen\b",),
     "pl": (r"\bproszę\b", r"\bdaj (?:mi )?znać\b"),
 }
