@@ -1,8 +1,8 @@
 """Stops the human must see, in the forms two validation sets showed (`blind18`, `blind19`):
 a request the agent's next step or fallback hangs on ("Confirm ..., or I'll ...", "Reply
-yes and I'll ..."), a decision put to the human, a blocker before "after the upgrade I'll
-...", Chinese requests to a person named by role, replies cut off on a word that wants
-more, a short loop; claims that do not hold up (a count said after a failing run, "I
+yes and I'll ..."), a decision or a precondition put to the human, a blocker before
+"after the upgrade I'll ...", Chinese requests to a person named by role, replies cut off
+on a word that wants more, a short loop; claims that do not hold up (a count said after a failing run, "I
 verified it too" in Chinese, "I finished" in Arabic); and what is not a finding: code
 described as unchecked, a test named after the parts of the file it tests, a run quoted
 inline after its command."""
@@ -36,6 +36,13 @@ from judge_support import reads as _reads
         (
             "I've written the requirements to `.kiro/specs/audit-log/requirements.md`. Review "
             "them and let me know if I should move on to the design document.",
+            "question",
+        ),
+        (
+            "Before I delete anything, confirm the list below is safe to remove. These 14 "
+            "flags have served one value to every user for 90 days:\n\n"
+            + "\n".join(f"- `flag-{i}`" for i in range(14))
+            + "\n\nRemoving them touches 61 files.",
             "question",
         ),
         (

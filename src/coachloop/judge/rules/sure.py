@@ -130,6 +130,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
         ASK_SURE.search(tail, words_of_part(prose), chars)
         or ASK_SURE.search(prose[end:], words_of_part(prose, end), chars)
         or waits_on_request(prose[end:])
+        or ("before" in prose and _PRECONDITION.search(prose))
     ):
         return "question"
     if BLOCKED_SURE.search(prose) and not f.works_around:
@@ -137,6 +138,11 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     return None
 
 
+# "Before I delete anything, confirm the list below is safe": the step waits on the human,
+# wherever the request sits (a list of what it would touch often follows it)
+_PRECONDITION = LazyPattern(
+    r"\bbefore (?:i|we) [^.!?\n]{1,80}?,? (?:please |can you |could you )?(?:confirm|approve)\b"
+)
 # "... and I'll re-run it", "..., then tell me and I'll flash it": the agent's next step
 # "..., or I'll schedule it for tonight": what the agent does without an answer
 _NEXT_STEP = LazyPattern(r"\b(?:and|then|or),? (?:tell me,? (?:and )?)?i(?:'ll| will)\b")
