@@ -317,9 +317,7 @@ def train(bench_dir: Path, k: int = 10, seeds: int = 0) -> Scorer:
     }
     if seeds:
         runs = [measure(real, authored, k, seed) for seed in range(1, seeds + 1)]
-        mean = {key: sum(float(r[key] or 0.0) for r in runs) / len(runs) for key in oof}
-        mean["rows"] = len(real)
-        meta["out_of_fold_seeds"] = {"seeds": seeds, **_rounded(dict(mean))}
+        meta["out_of_fold_seeds"] = {"seeds": seeds, **_rounded(_mean(runs))}
     meta["method"] = (
         "logistic regression over named signals and words used in at least "
         f"{MIN_GROUPS} repositories; grouped by source repository"
