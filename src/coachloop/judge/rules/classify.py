@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.evidence.text import ran_with_output
-from coachloop.judge.rules.features import Features, asks_question, requests_action
+from coachloop.judge.rules.features import Features, requests_action
 from coachloop.judge.rules.stand_in import stand_in
 from coachloop.judge.rules.target import off_target
-from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, task_of
+from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, asks_question, task_of
 from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 

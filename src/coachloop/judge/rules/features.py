@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from functools import lru_cache
 
 from coachloop._lazy import lazy
 from coachloop.core.verdict import Evidence
@@ -139,24 +138,10 @@ _PARTIAL = Scanner(
     re.I,
     indexed=True,
 )
-_QUESTION_WORD = LazyPattern(
-    r"^\W*(?:what|why|how|where|when|which|who|whose|is|are|was|were|does|do|did|can|could|"
-    r"should|would|will|have|has|explain|tell me|wie|was|warum|wo|welche|ist|sind|kannst|"
-    r"qué|que|por qué|cómo|dónde|cuál|es|son|puedes|quoi|pourquoi|comment|où|quel|quelle|"
-    r"est-ce)\b",
-    re.I,
-)
 _RHETORICAL = LazyPattern(
     r"^\W*(?:(?:so|and|but|ok),? )?(?:why|how|what|where|when|which|who|por qué|cómo|qué|dónde|"
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
-)
-# "Why is X slow? Please fix it." asks for work, not for an answer.
-_TASK_REQUEST = LazyPattern(
-    r"\b(?:please|pls|can you|could you|would you)\b[^.?!]{0,30}\b(?:fix|add|implement|update|"
-    r"change|make|write|create|remove|refactor|migrate|build|deploy|run|resolve)\b|"
-    r"^\W*(?:fix|add|implement|update|change|make|write|create|remove|refactor|migrate|build)\b",
-    re.I | re.M,
 )
 _OR_CHOICE = LazyPattern(
     r",? or |\b(?:oder|o|ou|oppure|или|або|atau|veya|lub|albo)\b|还是|或者|または|それとも|아니면",
@@ -187,40 +172,6 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
         if len(quotes) >= limit:
             break
     return quotes
-
-
-def is_question_prompt(prompt: str | None) -> bool:
-    """True when the human's message that started the turn asks something."""
-    if not prompt:
-        return False
-    text = prompt.strip()
-    asks = text.endswith("?") or (len(text) < 400 and bool(_QUESTION_WORD.match(text)))
-    # a request for work is read only when the prompt could otherwise be a question
-    return asks and not _TASK_REQUEST.search(text)
-
-
-PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
-PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK, indexed=False)
-PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
-
-
-def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:
-    """(asks a question, asks for work, reports an error) for the human's prompt (read
-    once per prompt: both the rules and the signals ask)."""
-    return _prompt_kind(prompt) if prompt else (False, False, False)
-
-
-@lru_cache(maxsize=8)
-def _prompt_kind(prompt: str) -> tuple[bool, bool, bool]:
-    head = prompt[:300].lower().strip()
-    task = bool(PROMPT_TASK.search(head))
-    question = is_question_prompt(prompt) or (bool(PROMPT_QUESTION.search(head)) and not task)
-    return question, task, bool(PROMPT_ERROR.search(prompt[:2000].lower()))
-
-
-def asks_question(prompt: str | None) -> bool:
-    """The human's prompt asks something, in any language (an answer needs no tests)."""
-    return prompt_kind(prompt)[0]
 
 
 @dataclass(frozen=True)

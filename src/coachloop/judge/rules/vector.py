@@ -14,11 +14,12 @@ import re
 from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.classify import Outcome, strong_evidence
-from coachloop.judge.rules.features import ONGOING, Features, prompt_kind
+from coachloop.judge.rules.features import ONGOING, Features
 from coachloop.judge.rules.marks import fence_langs, headings
 from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.judge.rules.sure import repetitive
+from coachloop.judge.rules.task import prompt_kind
 from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, non_ascii, words_of_part
