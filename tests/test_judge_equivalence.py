@@ -61,7 +61,8 @@ done in French participles agreeing with their subject, Portuguese "corrigi …"
 "… 완료." read as claims; and for Spanish "empezaré …", "vamos a …" and Japanese "で進めます",
 "を作成します" as work under way; and for a request the agent's next step or fallback hangs
 on ("Reply \"go\" and I'll run ...", "Confirm ..., or I'll ..."), and a test named after
-the parts of a path covering that file, which names more targets in an off-target finding)
+the parts of a path covering that file, which names more targets in an off-target finding;
+and for a reply cut off mid-program inside the code block it opened read as truncated)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -10,7 +10,7 @@ from coachloop.core.verdict import Evidence
 from coachloop.evidence import harness
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import lexicon as lx
-from coachloop.judge.rules.text import Message, last_word, open_code_span
+from coachloop.judge.rules.text import Message, cut_in_code, last_word, open_code_span
 from coachloop.scan import Scanner
 from coachloop.scan.index import non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -332,9 +332,14 @@ class Features:
 
     @lazy
     def truncated(self) -> bool:
-        """The text stops mid-sentence on a function word ("... checks for the"), or
-        inside a word of inline code ("... the config in `config/pro")."""
+        """The text stops mid-sentence on a function word ("... checks for the"), inside
+        a word of inline code ("... the config in `config/pro"), or mid-program in a
+        code block it left open (`cut_in_code`)."""
         text = self.msg.text.rstrip()
+        if (text.count("```") + text.count("~~~")) % 2 and cut_in_code(
+            self.msg.text, self.msg.fences
+        ):
+            return True
         # an empty list item ends the text on its marker's last character (no trailing space)
         if text[-1:] in ".)-*•" and re.search(r"\n\s*(?:\d+[.)]|[-*•])\s*$", text):
             return True  # stops on an empty list item

@@ -168,6 +168,26 @@ def open_code_span(text: str) -> bool:
     return text[text.rfind("\n") + 1 :].count("`") % 2 == 1
 
 
+_ENDS_SENTENCE = (".", "?", "!", "。", "？", "！")
+
+
+def cut_in_code(text: str, fences: list[tuple[int, int]]) -> bool:
+    """`text` ends inside the fenced block it opened last (`fences`: `marks.fence_spans`),
+    on code that leaves a bracket open, or a string on its last line: a reply cut off
+    mid-program by an output limit. A block left open on complete code (a command the
+    human is to run, whose closing fence was dropped) is not: nothing in it is cut; nor
+    one whose last line ends a sentence (prose after a block whose fence was lost)."""
+    if not fences or fences[-1][1] < len(text):
+        return False
+    first, _, body = text[fences[-1][0] :].partition("\n")
+    code = body.rstrip()
+    last = code[code.rfind("\n") + 1 :].strip()
+    if not code or last.startswith(first.strip()[:3]) or last.endswith(_ENDS_SENTENCE):
+        return False  # nothing in it, closed by its last line, or ending on a sentence
+    opened = sum(map(code.count, "([{")) - sum(map(code.count, ")]}"))
+    return opened > 0 or last.count('"') % 2 == 1 or last.count("'") % 2 == 1
+
+
 def last_word(text: str) -> str:
     """`re.split(r"\\W+", text)[-1]`: the word characters after the last other one."""
     i = len(text)
