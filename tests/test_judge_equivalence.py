@@ -62,7 +62,10 @@ done in French participles agreeing with their subject, Portuguese "corrigi …"
 "を作成します" as work under way; and for a request the agent's next step or fallback hangs
 on ("Reply \"go\" and I'll run ...", "Confirm ..., or I'll ..."), and a test named after
 the parts of a path covering that file, which names more targets in an off-target finding;
-and for a reply cut off mid-program inside the code block it opened read as truncated)
+and for a reply cut off mid-program inside the code block it opened read as truncated; and
+for a next step gated on the human's approval in twelve more languages, "Reply `y` ...",
+an account holder named after the step and "requires billing" as blockers, "is in" no
+longer a claim of done before a place, and "looking at it now" as work under way)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

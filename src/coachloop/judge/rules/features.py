@@ -127,7 +127,8 @@ _WORKAROUND = LazyPattern(
 )
 _RESUMES_AFTER = LazyPattern(
     r"(?:^|[.!?:;]\s+)(?:once|after that|as soon as|when that's done|"
-    r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?\b(?:i'll|i will|i can)\b"
+    r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
+    r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
 )
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
@@ -317,9 +318,10 @@ class Features:
 
     @lazy
     def resumes_after(self) -> bool:
-        """The ending puts the agent's next step after something it waits for ("Once
-        they're in `.env.local` I'll run the suite", "After that I'll flash it"): with a
-        blocker named, that something is the human's to do."""
+        """The ending puts the agent's next step, or the work's outcome, after something
+        it waits for ("Once they're in `.env.local` I'll run the suite", "After that I'll
+        flash it", "After that the locator should start working"): with a blocker named,
+        that something is the human's to do."""
         return bool(_RESUMES_AFTER.search(self.msg.low_last_three))
 
     @lazy

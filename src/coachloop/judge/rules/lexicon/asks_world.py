@@ -16,6 +16,9 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 ASK_SURE_WORLD: Lexicon = {
     "de": (
+        # the next step gated on the human's approval or choice: "sobald du den Plan freigibst, fange ich an"
+        r"\bsobald (?:du|sie) (?:\w+ ){0,4}(?:freigibst|freigeben|bestätigst|bestätigen|entscheidest|entscheiden|auswählst|auswählen|okay gibst|ok gibst)\b",
+        r"\bwenn (?:du|sie) einverstanden (?:bist|sind)\b",
         r"\b(?:schick|schicke|sende|kopier|kopiere|füg|füge)\b[^.\n]{0,30}?"
         r"\b(?:ausgabe|log|fehlermeldung|screenshot)",
         r"\b(?:sag|gib) mir bescheid, (?:wenn|sobald)\b",
@@ -27,6 +30,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bes sei denn,? (?:du|sie) (?:möchtest|möchten|willst|wollen) (?:lieber|es anders)\b",
     ),
     "es": (
+        # the next step gated on the human's approval or choice: "en cuanto me des el visto bueno, empiezo"
+        r"\b(?:en cuanto|cuando|una vez que|apenas|tan pronto como) (?:me )?(?:des|dé|confirmes|confirme|apruebes|apruebe|elijas|elija|valides|valide|decidas|decida)\b",
+        r"\bsi (?:me )?(?:das|da) (?:el )?(?:visto bueno|ok)\b",
         r"\b(?:pega|comparte|envía|envia|pásame|pasame)\b[^.\n]{0,25}?"
         r"\b(?:salida|resultado|error|log)\b",
         r"\bavísame (?:cuando|una vez|en cuanto)\b",
@@ -37,6 +43,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\ba menos que (?:prefieras|prefiera|quieras|quiera)\b",
     ),
     "fr": (
+        # the next step gated on the human's approval or choice: "je lance la phase 1 dès que tu valides"
+        r"\b(?:dès que|une fois que|aussitôt que|quand|lorsque) (?:tu|vous) (?:m[\'’]\w+ |\w+ )?(?:valid|confirm|approuv|chois|décid|donn\w* (?:ton|votre) (?:accord|feu vert))\w*",
         r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",
         r"\b(?:dis|dites|préviens|prévenez)-moi (?:quand|dès que|une fois)\b",
         r"\bquelle option (?:préfères-tu|préférez-vous)\b",
@@ -62,6 +70,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权|点头|批准|同意|定一下|定下来)",
         # the agent halts for the human: "我先停在这里" (I stop here for now)
         r"先停在这(?:里|儿)",
+        # the plan put to the human, then "确认后我就开始" (once confirmed, I start)
+        r"(?:确认|同意|批准|拍板)(?:之后|以后|后)我(?:再|就|会|将)?(?:开始|继续|动手|实施|执行)",
         # someone asked to act, then the agent's next step: "麻烦找运维确认一下…，恢复后我接着构建"
         r"麻烦(?:你|您)?(?:找|联系|问一下|帮忙|帮我)",
         r"(?:恢复|修好|处理好|配好|加好|开通|授权)后(?:告诉我，?)?我(?:再|就)?(?:接着|继续|重新)",
@@ -69,6 +79,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"需要(?:产品|法务|老板|管理员|运维|客户|业务方?|甲方|负责人)[^。\n]{0,8}?(?:确认|决定|拍板|批准|审批)",
     ),
     "ja": (
+        # the next step gated on the human's approval or choice: "承認いただければ始めます"
+        r"(?:承認|確認|了承|許可|判断)(?:して)?(?:いただければ|いただけたら|くだされば|もらえれば)[^。\n]{0,16}?(?:始め|着手|開始|進め)",
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
         r"(?:完了|実行)したら(?:教えて|お知らせ)",
         r"どちらが(?:よろしい|良い|いい)ですか",
@@ -89,6 +101,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"주시면[^.\n]{0,30}?겠습니다",
     ),
     "ru": (
+        # the next step gated on the human's approval or choice: "как только подтвердишь, начну"
+        r"\b(?:как только|когда|после того как) (?:вы |ты )?(?:подтвердите|подтвердишь|одобрите|одобришь|выберете|выберешь|согласуете|согласуешь|дадите добро|дашь добро)\b",
         r"\b(?:вставьте|пришлите|скиньте)\b[^.\n]{0,25}?\b(?:вывод|результат|ошибк|лог|скриншот)",
         r"\b(?:сообщите|дайте знать|напишите),? (?:когда|как только)\b",
         r"\bкакой (?:вариант|способ) (?:вы )?(?:предпочитаете|выбираете)\b",
@@ -96,18 +110,24 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bкак только вы (?:выполните|запустите|сделаете)\b",
     ),
     "uk": (
+        # the next step gated on the human's approval or choice: "щойно підтвердите, почну"
+        r"\b(?:як тільки|коли|щойно|після того як) (?:ви |ти )?(?:підтвердите|підтвердиш|схвалите|схвалиш|оберете|обереш|погодите|погодиш)\b",
         r"\b(?:вставте|надішліть)\b[^.\n]{0,25}?\b(?:вивід|результат|помилк|лог|скріншот)",
         r"\b(?:повідомте|дайте знати|напишіть),? (?:коли|як тільки)\b",
         r"\bякий варіант (?:ви )?(?:обираєте|оберете)\b",
         r"\bчекаю (?:вашого|вашої) (?:підтвердження|відповіді|рішення)\b",
     ),
     "pt": (
+        # the next step gated on the human's approval or choice: "assim que você aprovar, começo"
+        r"\b(?:assim que|quando|depois que|logo que) (?:você|vc|tu) (?:me )?(?:aprovar|confirmar|escolher|validar|decidir|der o ok)\b",
         r"\b(?:cole|envie|compartilhe|mande)\b[^.\n]{0,25}?\b(?:saída|resultado|erro|log)\b",
         r"\bme avise (?:quando|assim que)\b",
         r"\bqual (?:opção|abordagem) você prefere\b",
         r"\baguardo (?:a )?sua (?:confirmação|resposta|aprovação|decisão)\b",
     ),
     "it": (
+        # the next step gated on the human's approval or choice: "appena confermi, parto"
+        r"\b(?:appena|non appena|una volta che|quando) (?:mi )?(?:confermi|approvi|scegli|validi|decidi|dai l\'ok|dai il via)\b",
         r"\b(?:incolla|incollami|invia|inviami|condividi)\b[^.\n]{0,25}?"
         r"\b(?:output|risultato|errore|log)\b",
         r"\bfammi sapere (?:quando|appena)\b",
@@ -115,6 +135,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\baspetto (?:la tua|una tua|la sua) (?:conferma|risposta|decisione)\b",
     ),
     "vi": (
+        # the next step gated on the human's approval or choice: "bạn cho mình biết chọn phương án nào, mình sẽ bắt đầu"
+        r"\bbạn (?:cho (?:mình|tôi|em) biết|duyệt|xác nhận|đồng ý|chọn|quyết định)\b[^.\n]{0,60}?(?:mình|tôi|em) (?:sẽ )?(?:bắt đầu|làm tiếp|tiếp tục|triển khai|code)\b",
         r"\b(?:dán|gửi) (?:cho tôi )?(?:kết quả|đầu ra|lỗi|log)\b",
         r"\bbáo (?:cho )?tôi (?:khi|sau khi)\b",
         r"\bbạn muốn (?:chọn )?(?:phương án|cách) nào\b",
@@ -124,12 +146,18 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbạn (?:chọn|quyết định|xác nhận)\b[^.\n]{0,40}\bthì (?:mình|tôi) (?:làm tiếp|tiếp tục|triển khai)\b",
     ),
     "id": (
+        # the next step gated on the human's approval or choice: "tolong konfirmasi ...; setelah kamu setujui, saya mulai"
+        r"\btolong (?:konfirmasi|konfirmasikan|pilih|tentukan|putuskan|beri tahu|berikan|kirim|kirimkan)\b",
+        r"\b(?:setelah|begitu|kalau|jika) (?:kamu|anda) (?:setujui|menyetujui|setuju|konfirmasi|mengonfirmasi|pilih|memilih)\b",
         r"\b(?:tempel|tempelkan|kirim|kirimkan|bagikan)\b[^.\n]{0,25}?\b(?:output|hasil|error|log)",
         r"\bberi tahu saya (?:jika|setelah|kalau) sudah\b",
         r"\bmana yang (?:anda|kamu) (?:pilih|inginkan)\b",
         r"\bmenunggu konfirmasi\b",
     ),
     "tr": (
+        # the next step gated on the human's approval or choice: "onay verirsen başlıyorum"
+        r"\bonay(?:ı|ınızı)? (?:verirsen|verirseniz|verdiğinde|verdiğinizde|verince)\b",
+        r"\bonaylarsan\b",
         r"\b(?:çıktıyı|sonucu|hatayı|logu) (?:buraya )?(?:yapıştırın|gönderin|paylaşın)\b",
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",
         r"\bhangi (?:seçeneği|yöntemi) tercih\w*",
@@ -138,6 +166,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bonaylarsanız\b",  # "if you approve, ..."
     ),
     "pl": (
+        # the next step gated on the human's approval or choice: "jak tylko zatwierdzisz, zacznę"
+        r"\b(?:jak tylko|gdy tylko|gdy|kiedy|po tym,? jak) (?:\w+ )?(?:zatwierdzisz|zatwierdzicie|potwierdzisz|potwierdzicie|wybierzesz|wybierzecie|zaakceptujesz|zaakceptujecie)\b",
         r"\b(?:wklej|prześlij|wyślij)(?: tutaj)? (?:wynik|wyjście|błąd|log)\w*",
         r"\bdaj (?:mi )?znać,? (?:gdy|kiedy|jak)\b",
         r"\bktórą opcję (?:wybierasz|wolisz)\b",
@@ -145,6 +175,13 @@ ASK_SURE_WORLD: Lexicon = {
     ),
     "nl": (r"\blaat (?:me|het) weten\b", r"\bkun je\b", r"\bkunt u\b"),
     # Devanagari's vowel signs are not word characters: plain substrings
-    "hi": (r"कृपया", r"बताइए", r"बताएं", r"दीजिए"),
+    "hi": (
+        r"कृपया",
+        r"बताइए",
+        r"बताएं",
+        r"दीजिए",
+        # Hinglish: "aap approve kar do to main shuru karta hoon"
+        r"\b(?:aap|ap|tum) (?:approve|confirm|choose|select|ok|okay|haan) (?:kar do|kardo|karo|kar dein|kar dijiye|bol do|bolo)\b",
+    ),
     "ar": (r"يرجى", r"من فضلك", r"الرجاء"),
 }

@@ -149,8 +149,10 @@ DONE: Lexicon = {
         r"[:;]\s+(?:wrote|added|fixed|implemented|created|updated|covered|removed|replaced)\b",
         r"\A\W*(?:[\w/\[\]-]+:?\s+)?(?!(?:looked|checked|investigated|reviewed|analy[sz]ed|noticed|based|tried|wondered|needed|seed|need|feed|speed|used|asked|started|stopped|failed|blocked)\b)[a-z]+ed\b",
         r"^(?:done|finished|complete|completed|fixed|all set|all good|ready)\b",
+        # "the fix is in." but not a place named ("the bug is in the parser")
         r"\b(?:is|are|now) "
-        r"(?:done|complete|completed|finished|fixed|resolved|live|in|merged|deployed)\b",
+        r"(?:done|complete|completed|finished|fixed|resolved|live|in(?= *(?:[.!;,)]|$))|in place|"
+        r"merged|deployed)\b",
         r"\btask complete\b",
         r"\bi'?ve (?:successfully )?(?:\w+ )?(?:fixed|implemented|added|"
         r"created|updated|completed|finished|made|modified|moved|written|wrote|changed|resolved|"

@@ -63,7 +63,9 @@ ASK_SURE: Lexicon = {
         r"\bcan you (?:please )?(?:clarify|confirm|provide|share|tell me|paste|run|check|send|specify)\b",
         r"\bi need (?:some |a bit more |more )?(?:clarification|more (?:information|details|context)|you to)\b",
         r"\b(?:please )?add (?:these|the following|them|those) (?:\w+ ){0,2}to the chat\b",
-        r"\b(?:reply|respond|answer) (?:with )?['\"“*]",
+        r"\b(?:reply|respond|answer) (?:with )?['\"“*`]",
+        # the same in the prose, where a quoted or inline-code answer reads "quote", "code"
+        r"\b(?:reply|answer) (?:with )?(?:quote|code)\b(?! \d)",
         r"\breturn here and\b",
         r"\byou would need to (?:provide|share|add|give)\b",
         r"\bplease (?:share|send|paste|provide|upload)\b",
@@ -88,6 +90,11 @@ ASK_SURE: Lexicon = {
         # a choice made, left to the human's veto: "I'll go with MinIO unless you'd prefer
         # the mock" (read in the ending, like every request here)
         r"\bunless you(?:'d| would)? (?:prefer|rather)\b",
+        # the next step gated on the human's approval: "I'll start as soon as you approve"
+        r"\b(?:as soon as|once|when) you (?:approve|confirm|sign off|give (?:me )?the go-?ahead|"
+        r"validate|pick|choose|decide)\b[^.\n]{0,60}?\bi(?:'ll| will)\b",
+        r"\bi(?:'ll| will) (?:\w+ ){1,6}(?:as soon as|once) you (?:approve|confirm|sign off|"
+        r"give (?:me )?the go-?ahead|validate|pick|choose|decide)\b",
     ),
 }
 

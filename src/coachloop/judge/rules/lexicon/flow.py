@@ -26,7 +26,7 @@ ONGOING: Lexicon = {
         r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b",
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
-        r"\b(?<!-)\w+ing (?:(?:it|them|this|that|these|those|everything) )?now\b",
+        r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
         r"\bnext (?:up|step|i'?ll)\b",

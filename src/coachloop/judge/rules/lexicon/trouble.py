@@ -48,7 +48,10 @@ STUCK: Lexicon = {
         r"\bneeds? (?:a |an |the )?(?:human|admin|someone|you|your)\b",
         r"\b(?:need|needs|require"
         r"|requires) [\w\s`-]{0,40}(?:credentials|token|key|secret|role|access|permission|"
-        r"approval|top-up|quota)\b",
+        r"approval|top-up|quota|billing)\b",
+        # a person named after the step: "that has to be done by the account holder"
+        r"\b(?:has|have|needs?) to be (?:\w+ ){1,2}by (?:the |an? |your )?(?:[\w-]+ ){0,2}"
+        r"(?:account holder|account owner|owner|admin(?:istrator)?|someone)\b",
         r"\bwaiting on\b",
         r"\buntil (?:it|they|the|someone|you)\b",
         r"\bnot a technical call\b",
