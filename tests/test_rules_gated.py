@@ -75,5 +75,7 @@ def test_a_place_named_is_not_a_claim_of_done() -> None:
 
 
 def test_looking_at_it_now_is_work_under_way() -> None:
-    f = Features(Message("Down to 2 failures (41 passed). I haven't touched it yet; looking at it now."))
+    f = Features(
+        Message("Down to 2 failures (41 passed). I haven't touched it yet; looking at it now.")
+    )
     assert f.ongoing_tail
