@@ -79,3 +79,19 @@ def test_looking_at_it_now_is_work_under_way() -> None:
         Message("Down to 2 failures (41 passed). I haven't touched it yet; looking at it now.")
     )
     assert f.ongoing_tail
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The install fails on the registry's side:\n\n```\nnpm ERR! 503 Service Unavailable\n```"
+        "\n\nThere's nothing I can change on our side; the lockfile is fine.",
+        "Wysyłka nie działa: serwer zwraca `503 Service Unavailable`, trwa przerwa techniczna "
+        "środowiska testowego. Po naszej stronie nic więcej nie zrobię, trzeba poczekać.",
+        "上传成功，但刷新 CDN 失败：`Forbidden.RAM`。当前用户没有刷新权限，需要主账号管理员在控制台授权。",
+        "El informe a las 00:00 y la importación de las 02:30 se contradicen: no puedo cambiar "
+        "el horario del ERP desde aquí.",
+    ],
+)
+def test_an_outside_party_the_work_waits_for_is_a_blocker(text: str) -> None:
+    assert _reads(text, "Deploy the release") == ("blocker", "deliver")

@@ -22,9 +22,18 @@ BLOCKER: Lexicon = {
         r"edit rights|write access|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
         r"\w_(?:key|token|secret|password)\b",
     ),
-    "de": (r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt)\b",),
-    "es": (r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado)\b",),
-    "fr": (r"\b(?:identifiants|permissions?|accès|mot de passe|quota|bloqué)\b",),
+    "de": (
+        r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt)\b",
+        r"\bwidersprüchlich\w*|\bwidersprechen\b",
+    ),
+    "es": (
+        r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado)\b",
+        r"\bse contradicen\b|\bcontradictori[oa]s\b|\bincompatibles\b",
+    ),
+    "fr": (
+        r"\b(?:identifiants|permissions?|accès|mot de passe|quota|bloqué)\b",
+        r"\bcontradictoires\b|\bse contredisent\b|\bincompatibles\b",
+    ),
 }
 
 # The agent cannot go on by itself.
@@ -60,6 +69,11 @@ STUCK: Lexicon = {
         r"\bstopped (?:at|before|here)\b",
         r"^blocked\b",
         r"\bwithout (?:\w+ ){0,3}(?:credentials|access|token|key|approval)\b",
+        # an outside service the work waits for: "nothing I can change on our side";
+        # "once the registry recovers"
+        r"\bnothing (?:more |else )?(?:i|we) can (?:do|change|fix)\b",
+        r"\bonce (?:the|it|they) (?:[\w-]+ ){0,2}(?:recovers?|is back|are back|comes? back|"
+        r"is restored|are restored)\b",
     ),
     "de": (
         r"\bich komme nicht an\b",

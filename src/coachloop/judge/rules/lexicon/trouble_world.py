@@ -136,6 +136,8 @@ BLOCKER_WORLD: Lexicon = {
         r"\bzablokowan\w+",
         r"\blicencj\w+",
         r"\buwierzytelni\w+",
+        r"\bprzerw\w* techniczn\w*",
+        r"\bniedostępn\w*",
     ),
 }
 
@@ -144,6 +146,7 @@ STUCK_WORLD: Lexicon = {
         r"我(?:无法|不能|没办法|没有权限|没有访问)",
         r"无法(?:继续|访问|连接|完成|推送|部署|安装|登录)",
         r"需要(?:你|您|管理员)",
+        r"需要[^。\n]{0,6}(?:管理员|负责人)",  # "需要主账号管理员…" (the main account's admin)
         r"(?:你|您)(?:需要|必须)",
         r"手动",
     ),
@@ -154,6 +157,7 @@ STUCK_WORLD: Lexicon = {
         r"手動で",
         r"管理者",
         r"(?:あなた|ご自身)(?:が|で)",
+        r"(?:オーナー|管理者|所有者)(?:が|に)[^。\n]{0,40}必要",
     ),
     "ko": (r"할 수 없", r"수 없습니다", r"권한이 없", r"직접", r"관리자"),
     "ru": (
@@ -177,6 +181,7 @@ STUCK_WORLD: Lexicon = {
         r"\bmanualmente\b",
         r"\bsem (?:acesso|permissão)\b",
         r"\balguém (?:com|precisa)\b",
+        r"\bé preciso (?:esperar|aguardar)\b",
     ),
     "it": (
         r"\bnon (?:riesco|posso|è possibile|ho (?:accesso|i permessi))\b",
@@ -211,6 +216,8 @@ STUCK_WORLD: Lexicon = {
         r"\bmusisz\b",
         r"\bbędziesz musiał\w*",
         r"\bręcznie\b",
+        r"\bnic więcej nie (?:zrobię|mogę zrobić)\b",
+        r"\btrzeba (?:poczekać|zaczekać)\b",
         r"\badministrator\w*",
     ),
 }
