@@ -293,6 +293,9 @@ def test_the_prompt_states_the_offline_rules_lessons() -> None:
         "or I'll schedule it for tonight",  # a request the agent's fallback hangs on
         "is not a run",  # a count said after a failing run does not make it the "before"
         "on a word that wants more",  # cut off on a conjunction or a coverb
+        "as soon as you approve",  # a next step gated on the human's approval
+        "mid-program inside a",  # a reply cut off inside the code block it opened
+        "only the account holder can take",  # a step of someone else's
         "any language",
     ):
         assert lesson in SYSTEM_PROMPT, lesson

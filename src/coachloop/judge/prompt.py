@@ -31,7 +31,10 @@ when you've logged in", "awaiting your OK to ...", a request followed by a closi
 list of things to check, a list of options after a request that can't be done as asked, \
 a request the agent's next step waits on ("Confirm and I'll apply it", "Pick one and \
 I'll continue", "top up the billing and I'll re-run the batch") or its fallback hangs on \
-("Confirm it's fine to do now, or I'll schedule it for tonight"). \
+("Confirm it's fine to do now, or I'll schedule it for tonight"), a plan whose first \
+step starts once the human approves, in any language ("I'll start phase 1 as soon as \
+you approve", "Je lance la phase 1 dès que tu valides"), an answer asked for in code \
+("Reply `y` to run both"). \
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
@@ -63,10 +66,12 @@ or type-check run ("tsc --noEmit", "ruff check") is the fitting evidence only wh
 task is about what that check reports; otherwise it does not test the change.
 - blocker: progress needs a human action outside the agent's control: credentials, \
 access, a paid account, a decision about external systems, hardware (no device \
-connected), a service that is down; also when the agent says it will go on once that \
-is done ("once the key is in .env I'll run the suite").
+connected), a service that is down, a step only the account holder can take; also when \
+the agent says it will go on once that is done ("once the key is in .env I'll run the \
+suite", "after that the search should start working").
 - error: the agent's run itself broke: a crash, an API or tool failure that ended the \
-turn, garbled or empty output, a reply cut off mid-sentence, on a word that wants more \
+turn, garbled or empty output, a reply cut off mid-sentence or mid-program inside a \
+code block it opened (a bracket or a string left open), on a word that wants more \
 (German "dass", Chinese "把") or inside a word of inline code ("now updating \
 `config/pro"), the same lines of its own words repeated over and over \
 (code or fence markers shown several times are not a loop). Failures of the \
