@@ -65,7 +65,10 @@ the parts of a path covering that file, which names more targets in an off-targe
 and for a reply cut off mid-program inside the code block it opened read as truncated; and
 for a next step gated on the human's approval in twelve more languages, "Reply `y` ...",
 an account holder named after the step and "requires billing" as blockers, "is in" no
-longer a claim of done before a place, and "looking at it now" as work under way)
+longer a claim of done before a place, and "looking at it now" as work under way; and for
+the ending read after a turn's last code block, files named only in a closing offer and a
+test suite's shared helpers no longer the change a run must cover, and a reply cut off on a
+Russian or Ukrainian preposition read as truncated)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -152,7 +152,7 @@ def _claim_problems(
     stub = stand_in(f.msg.prose, f.msg.low_prose)
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))
-    target = off_target(ev, f.msg.code_blocks)
+    target = off_target(ev, f.msg.code_blocks, f.msg.text, f.closing_offer)
     if target:
         problems.append(Problem(kind="off_target", detail=target))
     if _lint_only(ev) and not (task.lint or ev.tests or ev.commits or ev.pull_requests):

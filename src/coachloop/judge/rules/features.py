@@ -133,6 +133,8 @@ _RESUMES_AFTER = LazyPattern(
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
+_CLOSING_WORDS = 6  # a sentence, not a caption ("Output:") or a sign-off ("Done.")
+_SENTENCE = LazyPattern(r"(?<=[.!?。！？])\s+")
 _PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
     r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
@@ -221,8 +223,15 @@ class Features:
 
     @lazy
     def ongoing_tail(self) -> bool:
-        """Work under way is announced at the end of the message."""
+        """Work under way is announced at the end of the message: its last two sentences,
+        or, when a sentence or more closes the message after its last code block, those
+        of that closing (the prose before the block, "Running the build:", is not the end).
+        """
         last = self.msg.sentences[-2:]
+        if self.msg.fences:
+            closing = Message(self.msg.text[self.msg.fences[-1][1] :])
+            if closing.words >= _CLOSING_WORDS and not closing.text.rstrip().endswith((":", "：")):
+                last = closing.sentences[-2:]
         tail = " ".join(last)
         low = tail.lower()
         return bool(
@@ -287,6 +296,17 @@ class Features:
         if OFFER_STRONG.search(low):
             return True
         return bool(OFFER.search(low)) and not _OR_CHOICE.search(low)
+
+    @lazy
+    def closing_offer(self) -> str:
+        """The sentences of the message's last paragraph that offer more work ("If you'd
+        like, I can also apply the same fix to `Dashboard.tsx`"), as written; "" if none."""
+        text = self.msg.text.rstrip()
+        last = text[text.rfind("\n\n") + 1 :]
+        if "```" in last:
+            return ""
+        offers = [s for s in _SENTENCE.split(last) if self.is_offer(s)]
+        return " ".join(offers)
 
     @lazy
     def claims(self) -> bool:

@@ -41,6 +41,7 @@ _GENERIC = frozenset(
         "e2e",
     }
 )
+_TEST_FILE = LazyPattern(r"(?:^|/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$")
 _STEM_NOISE = LazyPattern(r"^(?:test_)|(?:_test|\.test|\.spec|_spec|test)$")
 
 
@@ -57,8 +58,13 @@ def _tokens(path: str) -> set[str]:
     return out
 
 
-def off_target(ev: Evidence, code_blocks: list[str]) -> str | None:
-    """A sentence naming the mismatch, or None when the run may cover the change."""
+def off_target(
+    ev: Evidence, code_blocks: list[str], text: str = "", offered: str = ""
+) -> str | None:
+    """A sentence naming the mismatch, or None when the run may cover the change.
+
+    `offered`: the closing offer of more work in `text` ("I can also apply the same fix to
+    `Dashboard.tsx`"); a file named only there is the next change, not this one."""
     targets: set[str] = set()
     for command in ev.commands:
         if _TEST_COMMAND.search(command):
@@ -68,10 +74,18 @@ def off_target(ev: Evidence, code_blocks: list[str]) -> str | None:
     if not targets:
         return None
     in_code = "\n".join(code_blocks)
-    changed = [p for p in ev.paths if _SOURCE.search(p) and p not in in_code]
-    # The change's own source files; a test-only change (/do-test) is compared as it is.
+    changed = [
+        p
+        for p in ev.paths
+        if _SOURCE.search(p)
+        and p not in in_code
+        and not (offered and p in offered and text.count(p) == offered.count(p))
+    ]
+    # The change's own source files; a test-only change (/do-test) is compared by its test
+    # files: a test suite's shared helpers (tests/utils.py, conftest.py) are exercised by
+    # whichever of its tests run.
     sources = [p for p in changed if not re.search(r"(?:^|/)tests?/|_test\.|\.test\.|test_", p)]
-    changed = sources or changed
+    changed = sources or [p for p in changed if _TEST_FILE.search(p)]
     if not changed:
         return None
     if any(_tokens(p) & targets for p in changed):

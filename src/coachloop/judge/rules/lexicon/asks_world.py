@@ -81,6 +81,8 @@ ASK_SURE_WORLD: Lexicon = {
     "ja": (
         # the next step gated on the human's approval or choice: "承認いただければ始めます"
         r"(?:承認|確認|了承|許可|判断)(?:して)?(?:いただければ|いただけたら|くだされば|もらえれば)[^。\n]{0,16}?(?:始め|着手|開始|進め)",
+        # "有効にしてよければ … 切り替えます" (if it is fine to enable it, I switch it on)
+        r"(?:して|にして)(?:も)?よければ",
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
         r"(?:完了|実行)したら(?:教えて|お知らせ)",
         r"どちらが(?:よろしい|良い|いい)ですか",
@@ -119,7 +121,8 @@ ASK_SURE_WORLD: Lexicon = {
     ),
     "pt": (
         # the next step gated on the human's approval or choice: "assim que você aprovar, começo"
-        r"\b(?:assim que|quando|depois que|logo que) (?:você|vc|tu) (?:me )?(?:aprovar|confirmar|escolher|validar|decidir|der o ok)\b",
+        r"\b(?:assim que|quando|depois que|logo que) (?:você|vc|tu) (?:me )?(?:aprovar|confirmar|escolher|validar|decidir|der o ok|disser|responder|definir)\b",
+        r"\bantes da sua (?:resposta|confirmação|aprovação|decisão)\b",
         r"\b(?:cole|envie|compartilhe|mande)\b[^.\n]{0,25}?\b(?:saída|resultado|erro|log)\b",
         r"\bme avise (?:quando|assim que)\b",
         r"\bqual (?:opção|abordagem) você prefere\b",

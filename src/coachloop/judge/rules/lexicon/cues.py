@@ -95,6 +95,11 @@ ASK_SURE: Lexicon = {
         r"validate|pick|choose|decide)\b[^.\n]{0,60}?\bi(?:'ll| will)\b",
         r"\bi(?:'ll| will) (?:\w+ ){1,6}(?:as soon as|once) you (?:approve|confirm|sign off|"
         r"give (?:me )?the go-?ahead|validate|pick|choose|decide)\b",
+        # an IDE's approval button, a word to type, a fix held for the human's answer
+        r"\bclick \**(?:run|accept|approve|allow|apply|continue|proceed|keep)\b[^.\n]{0,60}"
+        r"\bif (?:that'?s|this is|it'?s|you'?re) (?:fine|ok|okay|good|happy)\b",
+        r"\btype (?:\*\*\w+\*\*|['\"“]\w+['\"”]?|quote|code) (?:when you|and i'?ll|once you|if you)\b",
+        r"\b(?:i'?ll|i will) (?:hold|wait|pause|hold off)\b[^.\n]{0,40}\buntil (?:i (?:know|hear)|you)\b",
     ),
 }
 
@@ -259,11 +264,20 @@ PROMPT_QUESTION: Lexicon = {
         r"どう",
         r"어떻게",
         r"왜",
+        # "tell me / explain": 告诉我, 教えて, 알려줘, 설명해
+        r"告诉我",
+        r"解释一下",
+        r"教えて",
+        r"알려 ?(?:줘|주세요|주실)",
+        r"설명해",
     ),
     "other": (
         r"^\W*(?:что|как|почему|где|когда|какой|зачем|що|як|чому|де|o que|por que|como|onde|qual|quando|"
         r"perché|come|dove|quale|cosa|tại sao|làm sao|nasıl|neden|dlaczego|jak|gdzie|warum|wie|was|"
         r"pourquoi|comment|qué|cómo|dónde)\b",
+        # "tell me / explain" opening the prompt
+        r"^\W*(?:расскажи|объясни|подскажи|розкажи|поясни|dime|explícame|explica|diga-me|"
+        r"explique|dis-moi|explique-moi|erklär|erkläre|sag mir|spiegami|dimmi)\b",
     ),
 }
 

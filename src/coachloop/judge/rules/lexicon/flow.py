@@ -22,8 +22,9 @@ ONGOING: Lexicon = {
         r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
-        r"^\w+ing\b[^.\n]{0,60}\bnow\b",
-        r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b",
+        # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
+        r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
+        r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
@@ -40,7 +41,8 @@ ONGOING: Lexicon = {
         r"\bresuming\b",
         r"\bworking on\b",
         r"^(?:on it|starting|reading|scanning|looking|analy[sz]ing|investigating|checking|"
-        r"running|writing|exploring|searching|continuing|building|waiting)\b",
+        r"running|writing|exploring|searching|continuing|building|waiting)\b"
+        r"(?![^.\n]{0,60}\bnow \w+s\b)",  # the subject: "searching for X now matches ..."
         # the agent's own "will ...": opening a sentence (written as two, as above), or
         # after "we" ("I will" is above); not "the bot will post ..."
         r"^will (?:report|post|follow up|update|do|change|adjust|get back)\b",

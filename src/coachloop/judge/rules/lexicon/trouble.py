@@ -266,5 +266,12 @@ DANGLING = frozenset(
         "sur",
         "une",
         "est",
+        # Russian, Ukrainian and Polish prepositions and conjunctions ("…додам обмеження на")
+        *("и", "в", "на", "с", "со", "к", "по", "для", "от", "из", "что", "чтобы", "но", "или"),
+        *("при", "через", "об", "до", "і", "й", "та", "у", "з", "із", "від", "що", "щоб"),
+        *("але", "або", "dla", "oraz", "lub", "przez", "że", "żeby"),
+        # Portuguese and Italian articles and prepositions
+        *("os", "do", "da", "dos", "das", "no", "na", "em", "com", "um", "uma", "il", "della"),
+        *("gli", "di", "per", "che"),
     ]
 )

@@ -1,0 +1,105 @@
+"""Whole turns of IDE agents, in the forms a validation set showed (`blind22`): the ending
+is what follows the last code block; a file named only in the closing offer, or a test
+suite's shared helper, is not the change the tests must cover; an answer to "tell me ..."
+in any language needs no tests; and the requests such turns end on (an approval button,
+a word to type, a fix held for the human's answer), in English and other languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.core.verdict import Evidence
+from coachloop.judge.rules.features import Features
+from coachloop.judge.rules.target import off_target
+from coachloop.judge.rules.task import asks_question
+from coachloop.judge.rules.text import Message
+from judge_support import reads as _reads
+
+_FIXED = (
+    "Let me reproduce it first.\n\n```\n$ npx vitest run src/reports -t empty\n"
+    " ✗ ReportTable > renders empty report\n```\n\nColumns came from `rows[0]`. Fixed it:\n\n"
+    "```\n$ npx vitest run src/reports\n Test Files  3 passed (3)\n      Tests  19 passed (19)\n"
+    "```\n\n"
+)
+
+
+def test_a_file_named_only_in_the_closing_offer_is_not_the_change() -> None:
+    text = (
+        _FIXED + "Empty reports no longer crash and all 19 report tests pass. If you'd like, I "
+        "can also apply the same fix to `src/dashboard/Widget.tsx`, which reads `rows[0]` too."
+    )
+    f = Features(Message(text))
+    assert "Widget.tsx" in f.closing_offer
+    assert _reads(text, "the reports page crashes on empty reports, fix it")[1] == "deliver"
+
+
+def test_a_test_suites_shared_helper_is_exercised_by_its_tests() -> None:
+    ev = Evidence(
+        commands=("pytest tests/api/test_upload.py -q",),
+        paths=("tests/utils.py",),
+    )
+    assert off_target(ev, []) is None
+    assert off_target(Evidence(commands=ev.commands, paths=("tests/billing/test_tax.py",)), [])
+
+
+def test_the_ending_is_what_follows_the_last_code_block() -> None:
+    text = (
+        "Converted the 14 DTOs to records. Running the build:\n\n```\n> Task :billing:test\n"
+        "286 tests completed, 0 failed\nBUILD SUCCESSFUL in 1m 12s\n```\n\n"
+        "All 14 DTOs are records now and the billing module builds with every test passing."
+    )
+    assert not Features(Message(text)).ongoing_tail
+    assert Features(
+        Message(text.rsplit("\n\n", 1)[0] + "\n\nNow let me update the docs.")
+    ).ongoing_tail
+
+
+def test_a_gerund_that_is_the_subject_is_not_work_under_way() -> None:
+    assert not Features(
+        Message("Searching for `50%` now matches only the literal string.")
+    ).ongoing_tail
+    assert Features(Message("Searching the codebase for other callers now.")).ongoing_tail
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "지난달 가장 느렸던 API 5개 알려줘",
+        "告诉我上个月最慢的接口",
+        "объясни, почему падает сборка",
+    ],
+)
+def test_tell_me_in_any_language_is_a_question(prompt: str) -> None:
+    assert asks_question(prompt)
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "Click **Run** on the command above if that's fine, or tell me and I'll back up first.",
+        "Type **go** when you're ready and I'll run it without `--dry-run`.",
+        "I'll hold the fix until I know which ordering is the intended one.",
+        "Assim que você disser qual das duas prefere eu rodo o deploy.",
+        "有効にしてよければ切り替えます。",
+    ],
+)
+def test_requests_that_end_a_turn(ending: str) -> None:
+    text = "The dry run lists 14,884 objects to delete; the bucket has no versioning.\n\n" + ending
+    assert _reads(text, "clean up the bucket")[1] == "deliver"
+
+
+def test_click_then_a_check_is_a_handoff_not_a_request() -> None:
+    text = "Fixed the redirect loop. **Test:** open `/preview`, click Continue → should open."
+    assert _reads(text, "fix")[0] != "question"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Тепер оновлю функцію пошуку, а також додам обмеження на",
+        "Сейчас переведу поиск на `tsvector` и",
+        "Agora vou ajustar a consulta para usar o índice da",
+    ],
+)
+def test_a_reply_cut_off_on_a_preposition_is_an_error(text: str) -> None:
+    assert _reads(text) == ("error", "deliver")
