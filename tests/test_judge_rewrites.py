@@ -215,7 +215,7 @@ def test_sentence_starts_written_as_two_patterns_find_what_one_found() -> None:
     from coachloop.judge.rules.lexicon import flow
 
     now = r"now,? (?:\w+ing|run|on to|let's|for the)\b"
-    gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b"
+    gerund = r"\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)"
     pairs = {
         rf"(?:^|[.!]\s+){now}": (rf"^{now}", rf"\s(?<=[.!]\s)\s*{now}"),
         rf"(?:^|(?<=[.!]\s)){gerund}": (rf"^{gerund}", rf"\s(?<=[.!]\s){gerund}"),
