@@ -68,7 +68,9 @@ an account holder named after the step and "requires billing" as blockers, "is i
 longer a claim of done before a place, and "looking at it now" as work under way; and for
 the ending read after a turn's last code block, files named only in a closing offer and a
 test suite's shared helpers no longer the change a run must cover, and a reply cut off on a
-Russian or Ukrainian preposition read as truncated)
+Russian or Ukrainian preposition read as truncated; and for more requests a turn ends on,
+a tool call printed as text and cut off at the end, and an offer of more work no longer
+work announced)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

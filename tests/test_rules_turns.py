@@ -103,3 +103,55 @@ def test_click_then_a_check_is_a_handoff_not_a_request() -> None:
 )
 def test_a_reply_cut_off_on_a_preposition_is_an_error(text: str) -> None:
     assert _reads(text) == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "Drop the correct Figma link (or a screenshot of the frame) here and I'll match it.",
+        "I don't want to delete either without knowing which one your team considers live.",
+        "Whichever is true decides which file I change, so I'll wait for you on that.",
+        "コードを生成できないので、30秒以内に使えるコードを貼っていただければこちらで実行します。",
+        "Hangisini kullanacağımıza karar verdiğinizde ortam değişkenlerini hazırlayacağım.",
+        "最后一项需要你拍板：要不要继续支持 IE11。确认后我再改 `vite.config.ts`。",
+        "어느 쪽으로 갈지 정해주시면, 그에 맞춰 redirect URI와 `profile()` 매핑까지 모두 마무리하겠습니다.",
+    ],
+)
+def test_more_requests_that_end_a_turn(ending: str) -> None:
+    text = "Both adapters are written and their 12 tests pass.\n\n" + ending
+    assert _reads(text, "send the emails with a real provider")[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The board isn't connected to this machine: no USB serial device is present. Plug it "
+        "in via its USB port. Then I'll flash it and run the self-test.",
+        "All three commits are ready locally, but the org enforces SAML SSO and the session "
+        "needs to be re-authorized. That's an interactive sign-in on your account. Once it's "
+        "done, I'll push the branches.",
+        "| Step | State |\n|---|---|\n| `STRIPE_SECRET_KEY` | ❌ empty; it's in your Stripe "
+        "dashboard, which I can't access |\nOnce the key is in `.env.local`, I'll run the flow.",
+        "스토리지 한도 1TB에 걸려 멈췄습니다. 한도 상향은 계정 관리자 권한이 필요해서 제가 할 수 "
+        "없습니다. 한도가 늘어나면 같은 명령을 다시 실행하면 이어서 진행됩니다.",
+    ],
+)
+def test_a_step_of_someone_elses_before_the_work_goes_on_is_a_blocker(text: str) -> None:
+    assert _reads(text, "ship it") == ("blocker", "deliver")
+
+
+def test_a_tool_call_printed_as_text_and_cut_off_is_an_error() -> None:
+    text = (
+        "Mình sẽ thêm hàm kiểm tra số điện thoại.\n"
+        '{"type":"tool_use","name":"edit_file","input":{"path":"src/phone.ts","edits":[{"old'
+    )
+    assert _reads(text) == ("error", "deliver")
+
+
+def test_an_offer_of_more_work_announces_none() -> None:
+    text = (
+        "Task 3.1 ist erledigt.\n\n```\nTests:       7 passed, 7 total\n```\n\n"
+        "Wenn du magst, kann ich als Nächstes 3.2 (Dublettenerkennung) angehen."
+    )
+    assert not Features(Message(text)).ongoing_tail
+    assert Features(Message(text.replace("Wenn du magst, kann ich", "Jetzt gehe ich"))).ongoing_tail

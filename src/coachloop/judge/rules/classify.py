@@ -53,8 +53,19 @@ class Outcome:
         return bool(self.problems)
 
 
+_TOOL_KEYS = ('"input"', '"arguments"', '"tool_use"', '"parameters"')
+
+
 def _leaked_tool_call(text: str) -> bool:
+    """The message is, or ends on, a tool call printed as text and cut off: JSON naming a
+    tool that does not parse, opening the message or its last line."""
     head = text.lstrip()
+    if not head.startswith("{"):
+        at = head.rfind("\n{")
+        head = head[at + 1 :] if at != -1 else ""
+        # its last line, outside any code block, with a tool's arguments
+        if "```" in head or not any(key in head[:400] for key in _TOOL_KEYS):
+            return False
     if not head.startswith("{") or '"name"' not in head[:200]:
         return False
     try:

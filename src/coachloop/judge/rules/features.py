@@ -126,9 +126,12 @@ _WORKAROUND = LazyPattern(
     r"\bпоэтому\b|\bтому\b"
 )
 _RESUMES_AFTER = LazyPattern(
-    r"(?:^|[.!?:;]\s+)(?:once|after that|as soon as|when that's done|"
+    r"(?:^|[.!?:;|]\s+)(?:once|after that|as soon as|when that's done|"
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
+    # "한도가 늘어나면 … 이어서 진행됩니다" (once the quota is raised, it carries on)
+    r"|(?:늘어나면|추가되면|해결되면|완료되면|연결되면|등록되면|설정되면|승인되면|풀리면)"
+    r"[^.\n]{0,60}(?:진행|실행|이어서|계속|재개)"
 )
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
@@ -225,13 +228,15 @@ class Features:
     def ongoing_tail(self) -> bool:
         """Work under way is announced at the end of the message: its last two sentences,
         or, when a sentence or more closes the message after its last code block, those
-        of that closing (the prose before the block, "Running the build:", is not the end).
-        """
+        of that closing (the prose before the block, "Running the build:", is not the end);
+        an offer among them is not work announced."""
         last = self.msg.sentences[-2:]
         if self.msg.fences:
             closing = Message(self.msg.text[self.msg.fences[-1][1] :])
             if closing.words >= _CLOSING_WORDS and not closing.text.rstrip().endswith((":", "：")):
                 last = closing.sentences[-2:]
+        # an offer of more work ("If you like, I can take on 3.2 next") announces none
+        last = [s for s in last if not self.is_offer(s)]
         tail = " ".join(last)
         low = tail.lower()
         return bool(

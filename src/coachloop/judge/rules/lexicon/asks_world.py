@@ -67,11 +67,11 @@ ASK_SURE_WORLD: Lexicon = {
         r"确认(?:一下)?(?:这个|这份|以上|上述|该)?(?:方案|计划|设计|思路|改动)[^。\n]{0,6}?后我"
         r"(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
         # "needs you (and product) to confirm which one holds"
-        r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权|点头|批准|同意|定一下|定下来)",
+        r"需要(?:你|您)[^。\n]{0,12}?(?:确认|决定|选择|提供|授权|点头|批准|同意|定一下|定下来|拍板)",
         # the agent halts for the human: "我先停在这里" (I stop here for now)
         r"先停在这(?:里|儿)",
         # the plan put to the human, then "确认后我就开始" (once confirmed, I start)
-        r"(?:确认|同意|批准|拍板)(?:之后|以后|后)我(?:再|就|会|将)?(?:开始|继续|动手|实施|执行)",
+        r"(?:确认|同意|批准|拍板)(?:之后|以后|后)我(?:再|就|会|将)?(?:开始|继续|动手|实施|执行|改|修改|调整|处理)",
         # someone asked to act, then the agent's next step: "麻烦找运维确认一下…，恢复后我接着构建"
         r"麻烦(?:你|您)?(?:找|联系|问一下|帮忙|帮我)",
         r"(?:恢复|修好|处理好|配好|加好|开通|授权)后(?:告诉我，?)?我(?:再|就)?(?:接着|继续|重新)",
@@ -83,6 +83,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:承認|確認|了承|許可|判断)(?:して)?(?:いただければ|いただけたら|くだされば|もらえれば)[^。\n]{0,16}?(?:始め|着手|開始|進め)",
         # "有効にしてよければ … 切り替えます" (if it is fine to enable it, I switch it on)
         r"(?:して|にして)(?:も)?よければ",
+        # "コードを貼っていただければこちらで実行します" (paste it and I'll run it)
+        r"(?:貼って|送って|共有して|入力して|実行して|挿して|接続して)(?:いただければ|いただけたら|くだされば|もらえれば)",
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
         r"(?:完了|実行)したら(?:教えて|お知らせ)",
         r"どちらが(?:よろしい|良い|いい)ですか",
@@ -100,7 +102,7 @@ ASK_SURE_WORLD: Lexicon = {
         # "if you decide / tell me, I'll proceed"
         r"(?:정해|선택해|골라|알려|확인해|말씀해|승인해) ?주시면 [^.\n]{0,12}?(?:진행|계속|적용|작업|시작)",
         # any "if you would do it for me, I will …": "등록해 주시면 바로 테스트하겠습니다"
-        r"주시면[^.\n]{0,30}?겠습니다",
+        r"주시면[^.\n]{0,60}?겠습니다",
     ),
     "ru": (
         # the next step gated on the human's approval or choice: "как только подтвердишь, начну"
@@ -161,6 +163,7 @@ ASK_SURE_WORLD: Lexicon = {
         # the next step gated on the human's approval or choice: "onay verirsen başlıyorum"
         r"\bonay(?:ı|ınızı)? (?:verirsen|verirseniz|verdiğinde|verdiğinizde|verince)\b",
         r"\bonaylarsan\b",
+        r"\b(?:karar verdiğinizde|karar verdiğinde|seçtiğinizde|onayladığınızda|karar verince)\b",
         r"\b(?:çıktıyı|sonucu|hatayı|logu) (?:buraya )?(?:yapıştırın|gönderin|paylaşın)\b",
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",
         r"\bhangi (?:seçeneği|yöntemi) tercih\w*",

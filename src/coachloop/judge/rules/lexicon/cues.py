@@ -78,7 +78,7 @@ ASK_SURE: Lexicon = {
         r"\b(?:let me know|tell me) (?:if|whether) (?:i|we) should\b",
         r"\btell me (?:once|when)\b",
         r"\b(?:ping|message|notify) me (?:once|when|after)\b",
-        r"\bi'?ll wait for your\b",
+        r"\bi'?ll wait for your?\b",
         r"\b(?:awaiting|waiting (?:for|on)) your\b",
         r"\bneed your (?:ok|okay|go-?ahead|approval|confirmation|sign-off)\b",
         r"\bwaiting for you to\b",
@@ -100,6 +100,7 @@ ASK_SURE: Lexicon = {
         r"\bif (?:that'?s|this is|it'?s|you'?re) (?:fine|ok|okay|good|happy)\b",
         r"\btype (?:\*\*\w+\*\*|['\"“]\w+['\"”]?|quote|code) (?:when you|and i'?ll|once you|if you)\b",
         r"\b(?:i'?ll|i will) (?:hold|wait|pause|hold off)\b[^.\n]{0,40}\buntil (?:i (?:know|hear)|you)\b",
+        r"\bdon'?t want to \w+ (?:\w+ ){0,3}without (?:knowing|your|you)\b",
     ),
 }
 
@@ -120,8 +121,9 @@ BLOCKED_SURE: Lexicon = {
         r"\boutage\b",
         r"\bservice unavailable\b",
         # hardware the agent cannot plug in itself
-        r"\bno (?:android |ios |usb |serial )?(?:devices?|phones?|boards?|emulators?|simulators?) "
-        r"(?:is |are )?(?:connected|attached|visible|found|detected|available)\b",
+        r"\bno (?:android |ios |usb |serial )*(?:devices?|phones?|boards?|emulators?|simulators?) "
+        r"(?:is |are )?(?:connected|attached|visible|found|detected|available|present)\b",
+        r"\bthe (?:board|device|phone|dongle|printer|reader) (?:isn'?t|is not) (?:connected|plugged in)\b",
         r"\b(?:i'?m|i am) unable to (?:[\w-]+ ){1,6}because\b",
         # an account-level role, not a role of the app being built ("only admins can delete")
         r"\bonly (?:the |an? |your )?(?:[\w-]+ ){0,3}(?:account (?:holder|owner|admin)|org(?:anization)? "

@@ -173,7 +173,10 @@ OFFER: Lexicon = {
         r"run|smoke)\b",
         r"\bif you(?:'d)? (?:want|like)\b",
     ),
-    "de": (r"\bsoll ich noch\b",),
+    "de": (
+        r"\bsoll ich noch\b",
+        r"\b(?:wenn|falls) (?:du|sie) (?:magst|möchtest|willst|möchten)\b",
+    ),
     "es": (r"\bquieres que\b",),
     "fr": (r"\bsouhaitez-vous que je\b",),
     "zh": (r"需要我", r"要不要我", r"是否需要", r"我可以(?:再|帮|继续)"),

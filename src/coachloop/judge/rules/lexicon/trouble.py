@@ -72,6 +72,10 @@ STUCK: Lexicon = {
         # an outside service the work waits for: "nothing I can change on our side";
         # "once the registry recovers"
         r"\bnothing (?:more |else )?(?:i|we) can (?:do|change|fix)\b",
+        # a sign-in only the human can do: "needs to be re-authorized through your SSO"
+        r"\bneeds? to be re-?authori[sz]ed\b",
+        r"\b(?:sign-?in|log-?in|pairing|approval) (?:on|with|through|from|in) your (?:own )?"
+        r"(?:account|identity provider|browser|phone|device)\b",
         r"\bonce (?:the|it|they) (?:[\w-]+ ){0,2}(?:recovers?|is back|are back|comes? back|"
         r"is restored|are restored)\b",
     ),
