@@ -155,3 +155,22 @@ def test_an_offer_of_more_work_announces_none() -> None:
     )
     assert not Features(Message(text)).ongoing_tail
     assert Features(Message(text.replace("Wenn du magst, kann ich", "Jetzt gehe ich"))).ongoing_tail
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "Whichever you prefer becomes the pattern; I'll continue on that branch once you've picked.",
+        "To start the transformation, choose the target JDK version: **17** or **21**.",
+        "Which combination you want decides what I commit next.",
+        "Só me confirma se posso começar agora, em horário comercial.",
+        "От этого зависит, что уйдёт в чеки, поэтому без вашего ответа я чек не включаю.",
+        "Confirm karo: abhi bhejna hai ya subah, phir main chala deta hoon.",
+    ],
+)
+def test_a_finished_report_that_ends_asking_is_a_question(ending: str) -> None:
+    text = (
+        "Implemented both options and their tests pass:\n\n```\n$ npm test\nTests: 12 passed, "
+        "12 total\n```\n\n" + ending
+    )
+    assert _reads(text, "set up the versioning") == ("question", "deliver")

@@ -58,8 +58,10 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
     if sure == "question" and f.blocked:
         sure = "blocker"  # a person is asked to act on what stops the work
     if sure is not None:
-        # the rules' own reading stands, unless they recognised nothing (their fallback)
-        if outcome.type != "status" and outcome.reason != UNRECOGNISED:
+        # the rules' own reading stands, unless they recognised nothing (their fallback) or
+        # read a finished report where the ending plainly asks the human or names a blocker
+        overruled = outcome.type == "completion" and sure in ("question", "blocker")
+        if outcome.type != "status" and outcome.reason != UNRECOGNISED and not overruled:
             return Outcome(outcome.type, outcome.confidence, outcome.reason)
         why: str = {
             "error": "the message reports that the agent's own run failed",

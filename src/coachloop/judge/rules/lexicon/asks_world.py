@@ -83,6 +83,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:承認|確認|了承|許可|判断)(?:して)?(?:いただければ|いただけたら|くだされば|もらえれば)[^。\n]{0,16}?(?:始め|着手|開始|進め)",
         # "有効にしてよければ … 切り替えます" (if it is fine to enable it, I switch it on)
         r"(?:して|にして)(?:も)?よければ",
+        r"決まり(?:しだい|次第)",  # "as soon as it is decided"
         # "コードを貼っていただければこちらで実行します" (paste it and I'll run it)
         r"(?:貼って|送って|共有して|入力して|実行して|挿して|接続して)(?:いただければ|いただけたら|くだされば|もらえれば)",
         r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
@@ -112,6 +113,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bкакой (?:вариант|способ) (?:вы )?(?:предпочитаете|выбираете)\b",
         r"\bжду (?:вашего|вашей|твоего|твоей) (?:подтверждения|ответа|решения)\b",
         r"\bкак только вы (?:выполните|запустите|сделаете)\b",
+        r"\bбез (?:вашего|твоего) (?:ответа|решения|подтверждения|согласия)\b",
     ),
     "uk": (
         # the next step gated on the human's approval or choice: "щойно підтвердите, почну"
@@ -125,6 +127,7 @@ ASK_SURE_WORLD: Lexicon = {
         # the next step gated on the human's approval or choice: "assim que você aprovar, começo"
         r"\b(?:assim que|quando|depois que|logo que) (?:você|vc|tu) (?:me )?(?:aprovar|confirmar|escolher|validar|decidir|der o ok|disser|responder|definir)\b",
         r"\bantes da sua (?:resposta|confirmação|aprovação|decisão)\b",
+        r"\bme confirma (?:se|que|qual|pra)\b",
         r"\b(?:cole|envie|compartilhe|mande)\b[^.\n]{0,25}?\b(?:saída|resultado|erro|log)\b",
         r"\bme avise (?:quando|assim que)\b",
         r"\bqual (?:opção|abordagem) você prefere\b",
@@ -188,6 +191,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"दीजिए",
         # Hinglish: "aap approve kar do to main shuru karta hoon"
         r"\b(?:aap|ap|tum) (?:approve|confirm|choose|select|ok|okay|haan) (?:kar do|kardo|karo|kar dein|kar dijiye|bol do|bolo)\b",
+        r"\bconfirm (?:karo|kar do|kardo|kijiye|kar dijiye)\b",
+        r"\bbatao\b[^.\n]{0,80}\bya\b",  # "tell me: X or Y"
     ),
     "ar": (r"يرجى", r"من فضلك", r"الرجاء"),
 }

@@ -82,7 +82,12 @@ ASK_SURE: Lexicon = {
         r"\b(?:awaiting|waiting (?:for|on)) your\b",
         r"\bneed your (?:ok|okay|go-?ahead|approval|confirmation|sign-off)\b",
         r"\bwaiting for you to\b",
-        r"\bonce you'?ve (?:done|run|completed|logged|added|set|created|granted|approved)\b",
+        r"\bonce you'?ve (?:done|run|completed|logged|added|set|created|granted|approved|picked|"
+        r"chosen|decided|reviewed|confirmed)\b",
+        # "To start the transformation, choose the target JDK"; "Which combination you want
+        # decides what I commit next"
+        r"\bto (?:start|continue|proceed|go on)\b[^.\n]{0,40}, (?:please )?(?:choose|pick|select|confirm)\b",
+        r"\bwhich (?:\w+ ){0,2}you (?:want|prefer|pick|choose) decides\b",
         # the agent's next step waits on the answer (more in `sure.waits_on_request`)
         r"\bconfirm (?:that )?you want\b",
         r"\b(?:pick|choose) one\b",
