@@ -71,7 +71,8 @@ test suite's shared helpers no longer the change a run must cover, and a reply c
 Russian or Ukrainian preposition read as truncated; and for more requests a turn ends on,
 a tool call printed as text and cut off at the end, and an offer of more work no longer
 work announced; and for a finished report whose ending plainly asks the human or names a
-blocker typed question or blocker, not completion)
+blocker typed question or blocker, not completion; and for requests and blockers in
+rioplatense Spanish, Russian and Ukrainian forms)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -174,3 +174,38 @@ def test_a_finished_report_that_ends_asking_is_a_question(ending: str) -> None:
         "12 total\n```\n\n" + ending
     )
     assert _reads(text, "set up the versioning") == ("question", "deliver")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "Signing fails: no development team is set. Open `DatePin.xcodeproj` and pick your "
+            "team, or paste your Team ID here and I'll set it for both targets.",
+            "question",
+        ),
+        ("Antes de insertar, decime si hago upsert por CUIT o solo agrego los nuevos.", "question"),
+        (
+            "Puedo hacer una de estas:\n1. Filtro por vendedor\n2. Todos ven todo\n\nRespondé con el número.",
+            "question",
+        ),
+        ("Есть два пути: A и B. Напишите, какой вариант берём.", "question"),
+        (
+            "Код модерації готовий, але `deleteMessage` падає. Додати бота в адміни може лише "
+            "власник або адмін групи.",
+            "blocker",
+        ),
+        (
+            "Токен відкликали. Новий токен можна отримати тільки з вашого акаунта Telegram. Після "
+            "цього `fly secrets set BOT_TOKEN=...` і я перезапущу деплой.",
+            "blocker",
+        ),
+    ],
+)
+def test_requests_and_blockers_of_solo_projects(text: str, kind: str) -> None:
+    assert _reads(text, "finish the bot") == (kind, "deliver")
+
+
+def test_if_needed_i_will_look_deeper_is_an_offer() -> None:
+    text = "Итого 1178 заказов (11,9 %) не оплачены. Если нужно, посмотрю глубже."
+    assert not Features(Message(text)).ongoing_tail

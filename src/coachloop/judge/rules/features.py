@@ -132,6 +132,9 @@ _RESUMES_AFTER = LazyPattern(
     # "한도가 늘어나면 … 이어서 진행됩니다" (once the quota is raised, it carries on)
     r"|(?:늘어나면|추가되면|해결되면|완료되면|연결되면|등록되면|설정되면|승인되면|풀리면)"
     r"[^.\n]{0,60}(?:진행|실행|이어서|계속|재개)"
+    r"|(?:після цього|после этого|как только|щойно|una vez (?:que )?\w+)[^.\n]{0,80}"
+    r"(?:\bя (?:перезапущу|запущу|продовжу|продолжу|повторю|задеплою|виконаю|выполню)\b|"
+    r"\bfunciona\b)"
 )
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I

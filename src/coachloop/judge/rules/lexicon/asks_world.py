@@ -41,6 +41,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bcuando lo hayas (?:hecho|ejecutado)\b",
         r"\bconfírm(?:ame|alo|amelo|ame que)\b",
         r"\ba menos que (?:prefieras|prefiera|quieras|quiera)\b",
+        # rioplatense and formal forms: "decime si hago upsert", "Respondé con el número"
+        r"\b(?:decime|decíme|dígame|dime) si\b",
+        r"\b(?:respondé|responde|respondeme|contestá|contesta) con (?:el|un|la) (?:número|opción|letra)\b",
     ),
     "fr": (
         # the next step gated on the human's approval or choice: "je lance la phase 1 dès que tu valides"
@@ -114,6 +117,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bжду (?:вашего|вашей|твоего|твоей) (?:подтверждения|ответа|решения)\b",
         r"\bкак только вы (?:выполните|запустите|сделаете)\b",
         r"\bбез (?:вашего|твоего) (?:ответа|решения|подтверждения|согласия)\b",
+        r"\b(?:напишите|скажите|подскажите|уточните),? (?:какой|какую|какие|что|ли|как|нужно|нужен)\b",
     ),
     "uk": (
         # the next step gated on the human's approval or choice: "щойно підтвердите, почну"
@@ -122,6 +126,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\b(?:повідомте|дайте знати|напишіть),? (?:коли|як тільки)\b",
         r"\bякий варіант (?:ви )?(?:обираєте|оберете)\b",
         r"\bчекаю (?:вашого|вашої) (?:підтвердження|відповіді|рішення)\b",
+        r"\b(?:напишіть|скажіть|підкажіть|уточніть),? (?:який|яку|які|що|чи)\b",
     ),
     "pt": (
         # the next step gated on the human's approval or choice: "assim que você aprovar, começo"

@@ -93,6 +93,9 @@ STUCK: Lexicon = {
         r"\bse ha parado\b",
         r"\bno puedo\b",
         r"\bsin acceso\b",
+        # a step in the user's own panel: "hay que agregar tres registros DNS en el panel"
+        r"\bhay que (?:agregar|añadir|verificar|configurar|habilitar|activar) [^.\n]{0,60}"
+        r"\ben (?:el|tu|su) (?:panel|dashboard|consola|cuenta)\b",
     ),
     "fr": (
         r"\bje n'ai pas (?:les droits|le droit|accès)\b",
