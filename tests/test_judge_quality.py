@@ -80,7 +80,13 @@ def test_independent_set_floors(name: str) -> None:
 # - blind17: a sixth helper, never read: 0.925 / 0.040 / 0.867 with the judge of 2038920,
 #   the same after the forms blind18 and blind19 taught;
 # - blind18, blind19: validation sets of that session, read for its fixes: 0.912 / 0.066 /
-#   0.821 -> 0.950 / 0.016 / 0.821, and 0.867 / 0.068 / 0.583 -> 0.912 / 0.025 / 0.694.
+#   0.821 -> 0.950 / 0.016 / 0.821, and 0.867 / 0.068 / 0.583 -> 0.912 / 0.025 / 0.694;
+# - blind20, blind23, blind25: three more helpers, never read: 0.921 / 0.041 / 0.750 ->
+#   0.917 / 0.041 / 0.725, 0.950 / 0.029 / 0.850 both times, 0.871 / 0.059 / 0.625 -> 0.875 /
+#   0.053 / 0.625 (the judge of 3a11ec1 -> the session's end);
+# - blind21, blind22, blind24: validation sets of that session, read for its fixes: 0.896 /
+#   0.053 / 0.675 -> 0.929 / 0.006 / 0.675, 0.875 / 0.127 / 0.900 -> 0.971 / 0.015 / 0.900,
+#   0.892 / 0.059 / 0.700 -> 0.929 / 0.006 / 0.700.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -98,6 +104,12 @@ BLIND_FLOORS = [
     ("blind17.jsonl", 240, 0.05, 0.91, 0.84),
     ("blind18.jsonl", 240, 0.03, 0.93, 0.80),
     ("blind19.jsonl", 240, 0.04, 0.90, 0.66),
+    ("blind20.jsonl", 240, 0.05, 0.90, 0.70),
+    ("blind21.jsonl", 240, 0.02, 0.92, 0.65),
+    ("blind22.jsonl", 240, 0.03, 0.96, 0.85),
+    ("blind23.jsonl", 240, 0.04, 0.94, 0.82),
+    ("blind24.jsonl", 240, 0.02, 0.92, 0.67),
+    ("blind25.jsonl", 240, 0.06, 0.86, 0.60),
 ]
 
 
