@@ -233,11 +233,8 @@ class Features:
         or, when a sentence or more closes the message after its last code block, those
         of that closing (the prose before the block, "Running the build:", is not the end);
         an offer among them is not work announced."""
-        last = self.msg.sentences[-2:]
-        if self.msg.fences:
-            closing = Message(self.msg.text[self.msg.fences[-1][1] :])
-            if closing.words >= _CLOSING_WORDS and not closing.text.rstrip().endswith((":", "：")):
-                last = closing.sentences[-2:]
+        closing = self.closing
+        last = (closing or self.msg).sentences[-2:]
         # an offer of more work ("If you like, I can take on 3.2 next") announces none
         last = [s for s in last if not self.is_offer(s)]
         tail = " ".join(last)
@@ -304,6 +301,18 @@ class Features:
         if OFFER_STRONG.search(low):
             return True
         return bool(OFFER.search(low)) and not _OR_CHOICE.search(low)
+
+    @lazy
+    def closing(self) -> Message | None:
+        """The words after the message's last code block, when they are a sentence or more
+        that does not end on a colon before another step: where a whole turn ends (the prose
+        before the block, "Running the build:", is not the end). None otherwise."""
+        if not self.msg.fences:
+            return None
+        closing = Message(self.msg.text[self.msg.fences[-1][1] :])
+        if closing.words < _CLOSING_WORDS or closing.text.endswith((":", "：")):
+            return None
+        return closing
 
     @lazy
     def closing_offer(self) -> str:

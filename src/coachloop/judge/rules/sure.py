@@ -149,7 +149,8 @@ _NEXT_STEP = LazyPattern(r"\b(?:and|then|or),? (?:tell me,? (?:and )?)?i(?:'ll| 
 # what a request to the human opens its sentence with (not the agent's "I'll add ...")
 _REQUEST = LazyPattern(
     r"(?:[-*•] |\d+[.)] )?(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|"
-    r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|provide|generate|rotate|swap|"
+    r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|"
+    r"provide|generate|rotate|swap|"
     r"invite|unlock|log ?in|sign in|reply|respond|answer|say)\b"
 )
 # "please" anywhere before it; not "if it fails, please let me know and I'll look" (help

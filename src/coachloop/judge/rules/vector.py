@@ -20,7 +20,6 @@ from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.judge.rules.sure import repetitive
 from coachloop.judge.rules.task import prompt_kind
-from coachloop.judge.rules.text import Message
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -165,20 +164,13 @@ DESCRIPTIONS: dict[str, str] = {
 }
 
 
-_CLOSING_WORDS = 6  # a sentence, not a caption ("Output:") or a sign-off ("Done.")
-
-
 def _closed_after_output(f: Features, outputs: int) -> bool:
     """The message shows output (`_output_blocks`) and its words after the last fenced
     block are a sentence or more that announces no work (`ONGOING`) and does not end on a
-    colon before another step: a turn that narrated its steps, then closed on the result."""
-    if not outputs or not f.msg.fences:
-        return False
-    closing = Message(f.msg.text[f.msg.fences[-1][1] :])
-    low = closing.low_prose
-    if len(low.split()) < _CLOSING_WORDS or closing.text.endswith((":", "：")):
-        return False
-    return not ONGOING.search(low)
+    colon before another step (`Features.closing`): a turn that narrated its steps, then
+    closed on the result."""
+    closing = f.closing if outputs else None
+    return closing is not None and not ONGOING.search(closing.low_prose)
 
 
 def _last_line(text: str) -> str:
