@@ -73,19 +73,55 @@ def test_tell_me_in_any_language_is_a_question(prompt: str) -> None:
     assert asks_question(prompt)
 
 
+# (what the turn did, the human's prompt): the stop a request ends
+_BUCKET = (
+    "The dry run lists 14,884 objects to delete; the bucket has no versioning.",
+    "clean up the bucket",
+)
+_ADAPTERS = (
+    "Both adapters are written and their 12 tests pass.",
+    "send the emails with a real provider",
+)
+
+
 @pytest.mark.parametrize(
-    "ending",
+    ("turn", "ending"),
     [
-        "Click **Run** on the command above if that's fine, or tell me and I'll back up first.",
-        "Type **go** when you're ready and I'll run it without `--dry-run`.",
-        "I'll hold the fix until I know which ordering is the intended one.",
-        "Assim que você disser qual das duas prefere eu rodo o deploy.",
-        "有効にしてよければ切り替えます。",
+        (
+            _BUCKET,
+            "Click **Run** on the command above if that's fine, or tell me and I'll back up first.",
+        ),
+        (_BUCKET, "Type **go** when you're ready and I'll run it without `--dry-run`."),
+        (_BUCKET, "I'll hold the fix until I know which ordering is the intended one."),
+        (_BUCKET, "Assim que você disser qual das duas prefere eu rodo o deploy."),
+        (_BUCKET, "有効にしてよければ切り替えます。"),
+        (
+            _ADAPTERS,
+            "Drop the correct Figma link (or a screenshot of the frame) here and I'll match it.",
+        ),
+        (
+            _ADAPTERS,
+            "I don't want to delete either without knowing which one your team considers live.",
+        ),
+        (_ADAPTERS, "Whichever is true decides which file I change, so I'll wait for you on that."),
+        (
+            _ADAPTERS,
+            "コードを生成できないので、30秒以内に使えるコードを貼っていただければこちらで実行します。",
+        ),
+        (
+            _ADAPTERS,
+            "Hangisini kullanacağımıza karar verdiğinizde ortam değişkenlerini hazırlayacağım.",
+        ),
+        (_ADAPTERS, "最后一项需要你拍板：要不要继续支持 IE11。确认后我再改 `vite.config.ts`。"),
+        (
+            _ADAPTERS,
+            "어느 쪽으로 갈지 정해주시면, 그에 맞춰 redirect URI와 `profile()` 매핑까지 모두 마무리하겠습니다.",
+        ),
     ],
 )
-def test_requests_that_end_a_turn(ending: str) -> None:
-    text = "The dry run lists 14,884 objects to delete; the bucket has no versioning.\n\n" + ending
-    assert _reads(text, "clean up the bucket")[1] == "deliver"
+def test_requests_that_end_a_turn(turn: tuple[str, str], ending: str) -> None:
+    done, prompt = turn
+    assert _reads(done + "\n\n" + ending, prompt)[1] == "deliver"
 
 
 def test_click_then_a_check_is_a_handoff_not_a_request() -> None:
@@ -103,23 +139,6 @@ def test_click_then_a_check_is_a_handoff_not_a_request() -> None:
 )
 def test_a_reply_cut_off_on_a_preposition_is_an_error(text: str) -> None:
     assert _reads(text) == ("error", "deliver")
-
-
-@pytest.mark.parametrize(
-    "ending",
-    [
-        "Drop the correct Figma link (or a screenshot of the frame) here and I'll match it.",
-        "I don't want to delete either without knowing which one your team considers live.",
-        "Whichever is true decides which file I change, so I'll wait for you on that.",
-        "コードを生成できないので、30秒以内に使えるコードを貼っていただければこちらで実行します。",
-        "Hangisini kullanacağımıza karar verdiğinizde ortam değişkenlerini hazırlayacağım.",
-        "最后一项需要你拍板：要不要继续支持 IE11。确认后我再改 `vite.config.ts`。",
-        "어느 쪽으로 갈지 정해주시면, 그에 맞춰 redirect URI와 `profile()` 매핑까지 모두 마무리하겠습니다.",
-    ],
-)
-def test_more_requests_that_end_a_turn(ending: str) -> None:
-    text = "Both adapters are written and their 12 tests pass.\n\n" + ending
-    assert _reads(text, "send the emails with a real provider")[1] == "deliver"
 
 
 @pytest.mark.parametrize(
