@@ -13,7 +13,7 @@ from pathlib import Path
 
 from coachloop.evidence import summaries
 from coachloop.evidence import text as evidence
-from coachloop.judge.rules import features
+from coachloop.judge.rules import ending
 from coachloop.judge.rules import text as views
 from coachloop.judge.rules.text import Message
 from coachloop.scan import index
@@ -149,7 +149,7 @@ def test_gerund_opening_matches_the_plain_pattern() -> None:
     texts = [*TEXTS, *(Message(t).prose for t in TEXTS), *_fuzz(pieces, 3000, 11)]
     for text in texts:
         want = [m.span() for m in plain.finditer(text)]
-        assert [m.span() for m in features._GERUND_OPENING.finditer(text)] == want
+        assert [m.span() for m in ending._GERUND_OPENING.finditer(text)] == want
 
 
 def test_non_ascii_and_words_match_their_plain_forms() -> None:

@@ -293,11 +293,11 @@ def test_clines_tagged_answer_and_question_are_the_agents_words() -> None:
 
 
 def test_a_gerund_as_the_subject_is_not_work_announced() -> None:
-    from coachloop.judge.rules.features import _gerund_opening
+    from coachloop.judge.rules.ending import gerund_opening
 
-    assert not _gerund_opening("Searching for CODE now matches only the literal string.")
-    assert not _gerund_opening("Uploading a 2 GB file now takes 40 s instead of 6 min.")
-    assert _gerund_opening("Running the migration on staging now.")
+    assert not gerund_opening("Searching for CODE now matches only the literal string.")
+    assert not gerund_opening("Uploading a 2 GB file now takes 40 s instead of 6 min.")
+    assert gerund_opening("Running the migration on staging now.")
 
 
 def test_an_account_level_role_names_a_blocker_an_apps_role_does_not() -> None:

@@ -9,6 +9,7 @@ from coachloop._lazy import lazy
 from coachloop.core.verdict import Evidence
 from coachloop.evidence import harness
 from coachloop.evidence.text import extract
+from coachloop.judge.rules import ending
 from coachloop.judge.rules import lexicon as lx
 from coachloop.judge.rules.text import Message, cut_in_code, last_word, open_code_span
 from coachloop.scan import Scanner
@@ -27,61 +28,6 @@ STUCK = lx.compile_lexicon(lx.STUCK)
 ERROR_OPENING = lx.lexicon_regex(lx.ERROR_OPENING)
 ERROR_ANYWHERE = lx.compile_lexicon(lx.ERROR_ANYWHERE)
 
-# A sentence that opens with a gerund ("Running the suite now.") reports work under way.
-# The words that are not gerunds; the pattern finds what this one finds:
-#   (?:^|(?<=[.!;]\s))(?!(?:Nothing|...|King)\b)[A-Z][a-z]+ing\b   (re.M)
-# written to open on its capital letter, so that `re` skips every other character: the
-# line start and the sentence end are looked for behind it, and each excluded word is
-# checked after its first letter.
-_NOT_GERUNDS = [
-    "Nothing",
-    "Everything",
-    "Something",
-    "Anything",
-    "During",
-    "Using",
-    "Following",
-    "Including",
-    "Bring",
-    "Thing",
-    "Spring",
-    "String",
-    "Ring",
-    "King",
-    # adjectives, not work under way: "Existing unit tests: ...", "Remaining issues"
-    "Existing",
-    "Remaining",
-    "Missing",
-    "Pending",
-    "Outstanding",
-    "Upcoming",
-    "Underlying",
-    "Corresponding",
-]
-_GERUND_OPENING = LazyPattern(
-    r"[A-Z](?:(?<![^\n].)|(?<=[.!;]\s.))(?!"
-    + "|".join(f"(?<={w[0]}){w[1:]}\\b" for w in _NOT_GERUNDS)
-    + r")[a-z]+ing\b",
-    re.M,
-)
-# A terse note to itself closing the message: "Need to verify the migration ran."
-# (subjectless, so not a request to anyone; read in the last sentences only)
-_NOTE_TO_SELF = LazyPattern(r"(?:^|[.!:]\s+)(?:still )?needs? to (?!be\b)\w+")
-# A heading naming a step of a plan ("### Step 8: ...", "## Phase 2 - ...", "### 3. Add ...",
-# "## 第2步：..."): only such a lone heading announces the next step; any other ("# Blocked:
-# ...", "## Decision needed: ...") is left to the other rules and the fail-safe.
-_STEP_HEADING = LazyPattern(
-    r"#+ +(?:(?:step|phase|part|stage|task|paso|fase|étape|etape|schritt|teil) *\d"
-    r"|\d+[.):] |第 *[\d一二三四五六七八九十]+ *[步阶部])",
-    re.I,
-)
-_FINITE = LazyPattern(
-    r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
-    r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
-    # the gerund is the subject: "Searching for CODE now matches only ..."
-    r"|\bnow (?:works|returns|matches|shows|takes|runs|passes|fails|uses|handles|finds|"
-    r"keeps|skips|loads|sends|writes|reads|produces|gives|stays)\b"
-)
 _ACTION_REQUEST = Scanner(
     r"\b(?:could|can|would|will) (?:you|someone|somebody|an admin)\b|\bplease (?:run|add|grant|"
     r"give|create|set|push|open|enable|top up|install|share access)\b|\bsomeone (?:with|who)\b",
@@ -96,17 +42,6 @@ def requests_action(text: str) -> bool:
 
 
 _SELF_OR_OTHER = LazyPattern(r"\byourself\b|\bsomeone\b", re.I)
-
-
-def _gerund_opening(text: str) -> bool:
-    """A sentence opening with a gerund and no finite verb: "Running the suite now." """
-    for m in _GERUND_OPENING.finditer(text):
-        if text.startswith((" - ", ":", "\n"), m.end()) or m.end() == len(text):
-            continue  # a label or a heading over a list ("Testing - CODE"), not a step
-        end = text.find(".", m.end())
-        if not _FINITE.search(text[m.end() : end if end != -1 else len(text)]):
-            return True
-    return False
 
 
 _APPEAL = Scanner(
@@ -125,22 +60,9 @@ _WORKAROUND = LazyPattern(
     r"\bso (?:i'll|i will|let me)\b|\basí que\b|\bdonc je\b|\bquindi\b|\bentão vou\b|\bwięc\b|"
     r"\bпоэтому\b|\bтому\b"
 )
-_RESUMES_AFTER = LazyPattern(
-    r"(?:^|[.!?:;|]\s+)(?:once|after that|as soon as|when that's done|"
-    r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
-    r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
-    # "한도가 늘어나면 … 이어서 진행됩니다" (once the quota is raised, it carries on)
-    r"|(?:늘어나면|추가되면|해결되면|완료되면|연결되면|등록되면|설정되면|승인되면|풀리면)"
-    r"[^.\n]{0,60}(?:진행|실행|이어서|계속|재개)"
-    r"|(?:після цього|после этого|как только|щойно|una vez (?:que )?\w+)[^.\n]{0,80}"
-    r"(?:\bя (?:перезапущу|запущу|продовжу|продолжу|повторю|задеплою|виконаю|выполню)\b|"
-    r"\bfunciona\b)"
-)
 _DOCS_ONLY = LazyPattern(
     r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
 )
-_CLOSING_WORDS = 6  # a sentence, not a caption ("Output:") or a sign-off ("Done.")
-_SENTENCE = LazyPattern(r"(?<=[.!?。！？])\s+")
 _PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"
     r"\bhalfway\b|\bso far\b|\bnot (?:yet )?(?:done|finished|complete)\b",
@@ -244,23 +166,16 @@ class Features:
             ONGOING.search(low, words_of_part(self.msg.low_prose), non_ascii(self.msg.low_prose))
             # one sentence per line: each opens as a sentence, also where the prose cut it at
             # a line end without a stop ("3. Switch the view over", "Starting with step 1.")
-            or _gerund_opening("\n".join(last))
+            or ending.gerund_opening("\n".join(last))
             or self.msg.text.rstrip().endswith((":", "："))  # the full-width one: CJK
-            or ("need" in low and _NOTE_TO_SELF.search(low))
-            or self._lone_heading
+            or ending.note_to_self(low)
+            or ending.lone_step_heading(self.msg.text)
             or harness.running_at_end(self.msg.text)
         )
 
-    @property
-    def _lone_heading(self) -> bool:
-        """The whole message is one heading naming a step ("### Step 4: Add the settings
-        page"): that step is about to start."""
-        text = self.msg.text
-        return text.startswith("#") and "\n" not in text and bool(_STEP_HEADING.match(text))
-
     @lazy
     def ongoing_any(self) -> bool:
-        return bool(ONGOING.search(self.msg.low_prose) or _gerund_opening(self.msg.prose))
+        return bool(ONGOING.search(self.msg.low_prose) or ending.gerund_opening(self.msg.prose))
 
     @lazy
     def partial(self) -> bool:
@@ -304,26 +219,14 @@ class Features:
 
     @lazy
     def closing(self) -> Message | None:
-        """The words after the message's last code block, when they are a sentence or more
-        that does not end on a colon before another step: where a whole turn ends (the prose
-        before the block, "Running the build:", is not the end). None otherwise."""
-        if not self.msg.fences:
-            return None
-        closing = Message(self.msg.text[self.msg.fences[-1][1] :])
-        if closing.words < _CLOSING_WORDS or closing.text.endswith((":", "：")):
-            return None
-        return closing
+        """The words after the message's last code block (`ending.closing`), or None."""
+        return ending.closing(self.msg)
 
     @lazy
     def closing_offer(self) -> str:
-        """The sentences of the message's last paragraph that offer more work ("If you'd
-        like, I can also apply the same fix to `Dashboard.tsx`"), as written; "" if none."""
-        text = self.msg.text.rstrip()
-        last = text[text.rfind("\n\n") + 1 :]
-        if "```" in last:
-            return ""
-        offers = [s for s in _SENTENCE.split(last) if self.is_offer(s)]
-        return " ".join(offers)
+        """The sentences of the message's last paragraph that offer more work
+        (`ending.closing_offer`); "" if none."""
+        return ending.closing_offer(self.msg.text, self.is_offer)
 
     @lazy
     def claims(self) -> bool:
@@ -355,11 +258,9 @@ class Features:
 
     @lazy
     def resumes_after(self) -> bool:
-        """The ending puts the agent's next step, or the work's outcome, after something
-        it waits for ("Once they're in `.env.local` I'll run the suite", "After that I'll
-        flash it", "After that the locator should start working"): with a blocker named,
-        that something is the human's to do."""
-        return bool(_RESUMES_AFTER.search(self.msg.low_last_three))
+        """The ending puts the agent's next step after something it waits for
+        (`ending.resumes_after`)."""
+        return ending.resumes_after(self.msg.low_last_three)
 
     @lazy
     def error_opening(self) -> bool:
