@@ -72,7 +72,10 @@ Russian or Ukrainian preposition read as truncated; and for more requests a turn
 a tool call printed as text and cut off at the end, and an offer of more work no longer
 work announced; and for a finished report whose ending plainly asks the human or names a
 blocker typed question or blocker, not completion; and for requests and blockers in
-rioplatense Spanish, Russian and Ukrainian forms)
+rioplatense Spanish, Russian and Ukrainian forms; and for the agent tool's credits and
+its connection failing after retries read as errors, "I'll have to stop here" no longer
+work announced, Russian and Ukrainian polite imperatives with "please" and "what I need
+from you" read as requests, and a gerund subject before its verb ("Adding X fixes it"))
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -67,7 +67,10 @@ _FINITE = LazyPattern(
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
     # the gerund is the subject: "Searching for CODE now matches only ..."
     r"|\bnow (?:works|returns|matches|shows|takes|runs|passes|fails|uses|handles|finds|"
-    r"keeps|skips|loads|sends|writes|reads|produces|gives|stays)\b"
+    r"keeps|skips|loads|sends|writes|reads|produces|gives|stays|points)\b"
+    # "Adding CODE before the routes fixes it"
+    r"|\b(?:fixes|solves|resolves|makes|means|breaks|causes|prevents|avoids|requires|triggers|"
+    r"costs|saves|helps|lets|leads to|results in|seems|looks|remains|becomes|points at|points to)\b"
 )
 
 

@@ -222,7 +222,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "asserted": bool(f.asserted),
         "done": f.done,
         "done_opening": bool(lx_done_opening(prose[:400], words_of_part(prose, 0, 400), chars)),
-        "fix_claim": bool(FIX_CLAIM.search(prose)),
+        "fix_claim": bool(FIX_CLAIM.search(prose, words, chars)),
         "ongoing_end": f.ongoing_tail,
         # narration in a whole turn ("I'll fix X", the diff, the run, then the result) is
         # not work under way once output shown is followed by words announcing nothing
@@ -240,9 +240,9 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
             HANDOFF.search(tail, words, chars)
             or HANDOFF.search(prose[-600:], words_of_part(prose, max(len(prose) - 600, 0)), chars)
         ),
-        "remaining": bool(REMAINING.search(prose)),
+        "remaining": bool(REMAINING.search(prose, words, chars)),
         "ack": bool(ACK.search(prose[:60])),
-        "background": bool(BACKGROUND.search(prose)),
+        "background": bool(BACKGROUND.search(prose, words, chars)),
         "headings": "#" in text and headings(text) >= 2,
         "checkmarks": text.count("✅") + text.count("✔") + text.count("☑") >= 2,
         "cjk": not text.isascii() and bool(_CJK.search(text[:2000])),  # isascii: O(1)

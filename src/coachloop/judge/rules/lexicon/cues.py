@@ -43,6 +43,16 @@ ERROR_WORDS: Lexicon = {
         r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
         r"wystąpił błąd)",
         r"\bdid not provide any assistant messages\b",
+        # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
+        # through my credits for today" (a service the task uses says whose: "the key's")
+        r"\bout of (?:prompt|flow(?: action)?|premium|fast|user) (?:credits|requests)\b",
+        r"\bi(?:'ve| have)? (?:burned|burnt|blown|used up|run out of|ran out of)"
+        r" (?:through )?(?:all )?(?:of )?my (?:\w+ )?(?:credits|quota|requests)\b",
+        # its connection failing until the retries ran out: "("Connection error" nach 10
+        # Versuchen)", "connection error after 5 retries"
+        r"\bconnection (?:error|lost|reset|closed)\W{0,3} (?:after|nach|tras|después de|après|"
+        r"após|dopo|po|после|після) \d+ (?:retries|attempts|tries|versuchen|intentos|reintentos|"
+        r"tentatives|essais|tentativas|tentativi|próbach|попыт\w*|спроб\w*)",
         r"\b(?:claude|codex|gemini|copilot|cursor|cline|roo) (?:is having trouble|took too long)\b",
         # Cline's (and its fork Roo Code's) own line when the model's tool call lacks a value
         r"\b(?:cline|roo) tried to use [\w-]+ without value for required parameter\b",
@@ -106,6 +116,9 @@ ASK_SURE: Lexicon = {
         r"\btype (?:\*\*\w+\*\*|['\"“]\w+['\"”]?|quote|code) (?:when you|and i'?ll|once you|if you)\b",
         r"\b(?:i'?ll|i will) (?:hold|wait|pause|hold off)\b[^.\n]{0,40}\buntil (?:i (?:know|hear)|you)\b",
         r"\bdon'?t want to \w+ (?:\w+ ){0,3}without (?:knowing|your|you)\b",
+        # "**What I need from you** Either give me ..., or tell me it's fine to run ..."
+        r"\bwhat i need from you\b",
+        r"\btell me (?:if |whether )?it'?s (?:fine|ok|okay|safe) to\b",
     ),
 }
 

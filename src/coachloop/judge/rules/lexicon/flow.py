@@ -20,7 +20,9 @@ ONGOING: Lexicon = {
         # character (same texts found; this category is only searched, never quoted).
         r"^now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
-        r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b",
+        # not the agent stopping: "so I'll have to stop here" announces no work
+        r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b"
+        r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",

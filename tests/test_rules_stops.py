@@ -1,0 +1,89 @@
+"""Stops a human must see, in the forms a validation set showed (`blind27`: web products
+of solo developers, the deciding detail small): the agent tool's own credits running out,
+said casually; its connection failing until the retries ran out, in other languages;
+"I'll have to stop here" (the agent stopping announces no work); a request the next
+step waits on ("Run `sudo usermod …`, then let me know and I'll …"), a Russian or
+Ukrainian polite imperative with "please", a "What I need from you" section; and a
+gerund that is the subject of its sentence ("Adding the middleware fixes it",
+"Staging `DATABASE_URL` now points at Neon"), which announces no work either."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.judge.rules.ending import gerund_opening
+from judge_support import reads as _reads
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "welp, I've burned through my credits for today 🙃 — the editor says \"out of flow "
+        "credits\", so I'll have to stop here. The model and the migration are in; the views "
+        "are not started.",
+        'Looks like I ran out of my premium requests: "You are out of premium requests for '
+        "this month\". I'll have to stop here; the form is half wired.",
+        'Die Verbindung bricht ständig ab ("Connection error" nach 8 Versuchen). Ich höre '
+        "hier auf, der Umbau von `orders.py` ist noch nicht getestet.",
+        'La conexión se cae todo el rato ("connection error" tras 6 intentos). Lo dejo aquí; '
+        "el refactor de `pagos.py` está a medias.",
+        'Соединение постоянно рвётся ("Connection error" после 5 попыток). Останавливаюсь, '
+        "миграция написана, но не проверена.",
+    ],
+)
+def test_the_agents_own_credits_or_connection_running_out_is_an_error(text: str) -> None:
+    assert _reads(text) == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the next step waits on a command only the human can run
+        "`npm run db:up` fails with:\n\n```\npermission denied while trying to connect to the "
+        "Docker daemon socket\n```\n\nYour user is not in the `docker` group and I can't use "
+        "sudo here. Run `sudo usermod -aG docker $USER`, log out and back in, then let me know "
+        "and I'll start the containers.",
+        # a polite imperative with "please", then the agent's next step
+        "Сборка не публикуется: токен npm, который мне доступен, не имеет прав на пакет.\n\n"
+        "```\nnpm ERR! 403 Forbidden\n```\n\nВыдайте, пожалуйста, токену права publish в "
+        "настройках организации (у меня туда нет доступа). После этого опубликую пакет.",
+        "Деплой не проходить: ключ, який мені доступний, не додано на сервер.\n\n```\n"
+        "Permission denied (publickey).\n```\n\nДодайте, будь ласка, ключ з `deploy.pub` у "
+        "`authorized_keys`. Після цього запущу деплой.",
+        # a section of a long report that names what the agent needs
+        "## Status\n\n- Webhook handler in place, 8 tests green.\n- The migration is written "
+        "but not applied.\n\n**What I need from you**\nEither a dev database URL, or tell me "
+        "it's fine to run `prisma migrate deploy` against main.\n\nAfter that the remaining "
+        "step is the backfill script, which is ready to go.",
+    ],
+)
+def test_a_request_the_next_step_waits_on_reaches_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver"
+
+
+def test_a_review_invited_after_finished_work_stays_a_completion() -> None:
+    text = (
+        "Раздел 3.1 готов, коммит `4be21a0`; файлы: `3.1_summary.md`, `3.1_quiz.md`.\n\n"
+        "Проверьте, пожалуйста, всё ли вас устраивает."
+    )
+    assert _reads(text, "напиши материалы раздела 3.1") == ("completion", "deliver")
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Adding the CORS middleware before the routes fixes it.",
+        "Staging `DATABASE_URL` now points at the new cluster.",
+        "Moving the call out of the loop makes the page load in 80 ms.",
+    ],
+)
+def test_a_gerund_subject_with_its_verb_is_not_work_announced(sentence: str) -> None:
+    assert not gerund_opening(sentence)
+
+
+def test_stopping_is_not_work_announced_but_going_on_is() -> None:
+    assert _reads("Understood, I'll stop touching the webhook and focus on the PDF layout.") == (
+        "status",
+        "continue",
+    )
+    assert gerund_opening("Adding the middleware now.")
