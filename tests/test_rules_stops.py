@@ -87,3 +87,18 @@ def test_stopping_is_not_work_announced_but_going_on_is() -> None:
         "continue",
     )
     assert gerund_opening("Adding the middleware now.")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # "now ... should ...", any verb: a prediction, not a result shown
+        "Поправил кэширование в `ProductList`. Теперь каталог должен открываться заметно быстрее.",
+        "Виправила запит у `orders.ts`. Тепер сторінка має відкриватися без помилки.",
+        "Ich habe den Import repariert. Jetzt sollten keine doppelten Kunden mehr entstehen.",
+        # a claim with the run admitted not made
+        "迁移脚本写好了（`migrate.sh`），我没实际跑，但逻辑没问题，直接用就行。",
+    ],
+)
+def test_a_claim_that_predicts_or_was_not_run_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")

@@ -61,6 +61,9 @@ HEDGE: Lexicon = {
         # the verb comes last in German: "Das sollte das Problem mit den ... beheben"
         r"\bsollte(?:n)? (?:[\w-]+ ){0,12}(?:lösen|beheben)\b",
         r"\bich gehe davon aus\b",
+        # "Jetzt sollten keine leeren E-Mails mehr durchgehen": now ... should, any verb
+        r"\bjetzt sollte(?:n)?\b",
+        r"\bsollte(?:n)? (?:jetzt|nun)\b",
         r"\bnicht (?:\w+ )?"
         r"(?:geprüft|getestet|verifiziert|ausgeführt|laufen lassen)\b",
         r"\bwahrscheinlich\b",
@@ -176,7 +179,7 @@ DONE: Lexicon = {
     "de": (
         r"\b(?:fertiggestellt|erledigt|gepusht|committet|deployt|veröffentlicht)\b",
         r"\b(?:erledigt|fertig|abgeschlossen|behoben|ist durch|umgesetzt|implementiert|"
-        r"hinzugefügt|aktualisiert|korrigiert)\b",
+        r"hinzugefügt|aktualisiert|korrigiert|repariert|gefixt)\b",
     ),
     "es": (
         r"\b(?:completad[oa]s?|implementad[oa]s?|subid[oa]s?|terminad[oa]s?|desplegad[oa]s?|actualizad[oa]s?|corregid[oa]s?|añadid[oa]s?)\b",
