@@ -12,7 +12,7 @@ terse or CJK endings, for 'will post' read as the agent's own only after I/we, a
 blockers named in the eleven languages of `lexicon/world.py` (`lexicon/trouble_world.py`)
 and plain requests to the human in fourteen (`lexicon/asks_world.py`), and for closing
 questions in other languages read as in English (offers, choices, a full-width "？"), and
-for verification asserted in words in eleven more languages (`world.ASSERTED_WORLD`), the
+for verification asserted in words in eleven more languages (`claims_world.ASSERTED_WORLD`), the
 run's failure in ten, sure deliveries typing what the rules' fallback left a question, and
 documents named in the other languages as reports, the harness's own lines without an
 "API Error" prefix, the patterns of `test_rules_patterns.py`, and Portuguese "deve

@@ -302,7 +302,7 @@ _DONE_OPENING = _C(
             r"✅",
             r"\b(?:fixed|done|complete|completed|implemented|resolved|success(?:fully)?)\b",
         ),
-        **lx.world.DONE_WORLD,
+        **lx.claims_world.DONE_WORLD,
     }
 )
 

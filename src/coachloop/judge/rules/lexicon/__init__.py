@@ -11,6 +11,7 @@ code changes are needed.
 from coachloop.judge.rules.lexicon import (
     asks_world,
     claims,
+    claims_world,
     cues,
     flow,
     trouble,
@@ -26,11 +27,11 @@ from coachloop.judge.rules.lexicon.trouble import (
     ERROR_OPENING,
 )
 
-HEDGE: Lexicon = {**claims.HEDGE, **world.HEDGE_WORLD}
-DONE: Lexicon = {**claims.DONE, **world.DONE_WORLD}
+HEDGE: Lexicon = {**claims.HEDGE, **claims_world.HEDGE_WORLD}
+DONE: Lexicon = {**claims.DONE, **claims_world.DONE_WORLD}
 ONGOING: Lexicon = {**flow.ONGOING, **world.ONGOING_WORLD}
 ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
-ASSERTED: Lexicon = {**claims.ASSERTED, **world.ASSERTED_WORLD}
+ASSERTED: Lexicon = {**claims.ASSERTED, **claims_world.ASSERTED_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
 ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}

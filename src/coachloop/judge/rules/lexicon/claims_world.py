@@ -1,0 +1,225 @@
+"""Claims in the other languages real agents write in: hedges, claims of done, and
+verification asserted in words.
+
+The same languages as `world.py` (Chinese, Japanese, Korean, Russian, Ukrainian,
+Portuguese, Italian, Vietnamese, Indonesian, Turkish, Polish, and more), for the
+categories of `claims.py`. Each dict here is merged into its category in
+`lexicon/__init__.py`. Scripts without word spaces (CJK) are matched as plain
+substrings; the rest keep word boundaries.
+"""
+
+from __future__ import annotations
+
+from coachloop.judge.rules.lexicon.base import Lexicon
+
+HEDGE_WORLD: Lexicon = {
+    "zh": (
+        r"应该(?:可以|能|会|就|没有|已经|不会|是|正常)",
+        r"应当",
+        r"理论上",
+        r"估计",
+        r"大概",
+        r"或许",
+        r"也许",
+        # not run, as the German "nicht getestet": "没实际跑", "没有运行测试"
+        r"没(?:有)?(?:实际|真正)?(?:跑|运行|测试|验证)(?:过)?",
+    ),
+    "ja": (r"はずです", r"はずだ", r"と思います", r"かもしれません", r"見込みです"),
+    "ko": (
+        r"것 같습니다",
+        r"아마",
+        r"될 것입니다",
+        r"것으로 예상",
+        r"것으로 보입니다",
+        r"될 (?:거예요|겁니다|거에요)",  # "… 리다이렉트될 거예요" (it will …): the same, plainer
+    ),
+    "ru": (
+        r"\bдолж(?:ен|на|но|ны) (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть|стать)",
+        r"\bтеперь (?:\w+ ){0,3}долж(?:ен|на|но|ны)\b",  # "now ... should ...": a prediction
+        r"\bдолж(?:ен|на|но|ны) (?:теперь|уже)\b",
+        r"\bскорее всего\b",
+        r"\bнаверное\b",
+        r"\bвероятно\b",
+        r"\bпо идее\b",
+        r"\bнадеюсь\b",
+    ),
+    "uk": (
+        r"\bмає (?:\w+ )?(?:працювати|запрацювати)",
+        r"\bповинн[оаі]\b",
+        r"\bтепер (?:\w+ ){0,3}(?:має|мають|повинн\w*)\b",  # "now ... should ..."
+        r"\bмабуть\b",
+        r"\bймовірно\b",
+    ),
+    "pt": (
+        r"\bdev(?:e|eria|erá) (?:\w+ )?(?:funcionar|estar|resolver|aparecer|carregar|conseguir)",
+        r"\bagora (?:já )?dev(?:e|eria)\b",  # "now it should ...": a prediction, any verb
+        r"\bprovavelmente\b",
+        r"\bacho que\b",
+        r"\bacredito que\b",
+        r"\bespero que\b",
+    ),
+    "it": (
+        r"\bdovrebbe(?:ro)? (?:\w+ )?(?:funzionare|essere|risolvere|apparire|andare)",
+        r"\bprobabilmente\b",
+        r"\bpenso che\b",
+        r"\bcredo che\b",
+    ),
+    "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
+    "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
+    "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
+    "pl": (
+        r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)",
+        r"\bpowin(?:no|ien|na|ny|ni) (?:się )?teraz\b",  # "should now ...": a prediction
+        r"\bprawdopodobnie\b",
+    ),
+    # "should work / run" (Devanagari: plain substrings)
+    "hi": (r"काम करना चाहिए", r"चलना चाहिए", r"शायद"),
+    # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
+    "nl": (
+        r"\bzou(?:den)? (?:[\w-]+ ){0,12}moeten (?:werken|lukken|oplossen|verhelpen|verdwijnen|"
+        r"kloppen|slagen)\b",
+        r"\bwaarschijnlijk\b",
+        r"\bik denk\b",
+    ),
+    # "should work", "supposedly", "most likely" (plain substrings, as the other `ar` cues)
+    "ar": (r"يجب أن يعمل", r"يجب أن تعمل", r"من المفترض أن", r"على الأرجح"),
+}
+
+DONE_WORLD: Lexicon = {
+    "zh": (
+        r"已(?:经)?(?:成功)?(?:修复|完成|实现|添加|更新|解决|创建|删除|推送|提交|合并|修改|配置|部署|处理)",
+        r"完成[了！!。]",
+        r"成功[了！!。]",
+        r"搞定",
+        r"修复了",
+        r"解决了",
+        r"(?:写|做|改|弄|配|搭)好了",  # "部署脚本写好了" (the script is written)
+    ),
+    "ja": (
+        r"完了しました",
+        r"修正しました",
+        r"実装しました",
+        r"追加しました",
+        r"更新しました",
+        r"作成しました",
+        r"完了です",
+        r"成功しました",
+    ),
+    "ko": (
+        r"완료(?:했습니다|되었습니다|됐습니다)",
+        r"완료[.!。]",  # "적용 완료." (applied, done)
+        r"끝났습니다",
+        r"마쳤습니다",
+        r"해결했습니다",
+        r"수정했습니다",
+        r"구현했습니다",
+        r"추가했습니다",
+        r"성공적으로",
+    ),
+    "ru": (
+        r"\bготово\b",
+        r"\bсделано\b",
+        r"\bисправил[аи]?\b",
+        r"\b(?:поправил|починил|доработал|переписал)[аи]?\b",
+        r"\bисправлен[оа]?\b",
+        r"\bдобавил\b",
+        r"\bреализовал\b",
+        r"\bвыполнено\b",
+        r"\bуспешно\b",
+        r"\bзавершен[оа]?\b",
+    ),
+    "uk": (
+        r"\bвиправи(?:в|ла|ли)\b",
+        r"\bполагоди(?:в|ла|ли)\b",
+        r"\bзроблено\b",
+        r"\bдодав\b",
+        r"\bуспішно\b",
+        r"\bготово\b",
+    ),
+    "pt": (
+        # the agent's own "I fixed / implemented / added ..."
+        r"\b(?:corrigi|implementei|adicionei|atualizei|resolvi|terminei|concluí|criei|ajustei)\b",
+        r"\bconcluíd[oa]\b",
+        r"\bimplementad[oa]s?\b",
+        r"\bcorrigid[oa]s?\b",
+        r"\bcom sucesso\b",
+        r"\bfeito\b",
+    ),
+    "it": (
+        r"\bcompletat[oa]\b",
+        r"\bimplementat[oa]\b",
+        r"\bcorrett[oa]\b",
+        r"\bcon successo\b",
+        r"\bfatto\b",
+    ),
+    "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
+    "id": (r"\bberhasil\b", r"\bselesai\b"),
+    "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
+    "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
+    # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"
+    "ar": (r"انتهيت من", r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)", r"اكتمل(?:ت)?", r"بنجاح"),
+}
+
+ASSERTED_WORLD: Lexicon = {
+    "zh": (
+        r"(?:所有|全部)测试(?:都|均|已)?(?:已经|已)?通过",
+        r"测试(?:全部|均|都)(?:已)?通过",
+        r"已(?:经)?(?:测试|验证)",
+        r"(?:验证|测试|自测)过了",
+        r"验证(?:通过|成功)",
+        r"(?:运行|工作|一切)正常",
+        r"正常(?:工作|运行)",
+    ),
+    "ja": (
+        r"テスト(?:は|が)?(?:すべて|全て)?(?:通り|パスし|成功し)ました",
+        r"動作確認(?:済み|しました|できました)",
+        r"(?:確認|検証)しました",
+        r"正常に動作(?:しています|します|しました)",
+    ),
+    "ko": (
+        r"테스트(?:가|를|는)? (?:모두 )?통과",
+        r"(?:확인|검증)했습니다",
+        r"정상적으로 (?:작동|동작)",
+    ),
+    "ru": (
+        r"\bвсе тесты (?:проходят|прошли|зелёные|зеленые)\b",
+        r"\bтесты (?:проходят|прошли)\b",
+        r"\b(?:проверил|протестировал)(?:а|и)?\b",
+        r"\bработает (?:корректно|правильно|отлично|как надо)\b",
+    ),
+    "uk": (
+        r"\bвсі тести (?:проходять|пройшли)\b",
+        r"\b(?:перевірив|протестував)(?:ла|ли)?\b",
+        r"\bпрацює (?:коректно|правильно)\b",
+    ),
+    "pt": (
+        r"\b(?:todos )?os testes (?:passam|passaram|estão passando)\b",
+        r"\b(?:testado|testada|testados|testadas|verificado|verificada|verificados|verificadas)\b",
+        r"\bfunciona (?:perfeitamente|corretamente|bem)\b",
+    ),
+    "it": (
+        r"\btutti i test (?:passano|sono passati)\b",
+        r"\b(?:testato|testata|testati|testate|verificato|verificata|verificati|verificate)\b",
+        r"\bfunziona (?:perfettamente|correttamente|bene)\b",
+    ),
+    "vi": (
+        r"\btất cả (?:các )?(?:bài )?(?:test|kiểm thử) (?:đều )?(?:đã )?(?:pass|qua|thành công)\b",
+        r"\bđã (?:kiểm tra|xác minh|test)\b",
+        r"\bhoạt động (?:tốt|bình thường|chính xác)\b",
+    ),
+    "id": (
+        r"\bsemua (?:tes|test|pengujian) (?:lulus|berhasil)\b",
+        r"\bsudah (?:dites|diuji|diverifikasi)\b",
+        r"\bberfungsi dengan (?:baik|benar)\b",
+    ),
+    "tr": (
+        r"\btüm testler (?:geçti|geçiyor|başarılı)\b",
+        r"\b(?:test edildi|doğrulandı)\b",
+        r"\bsorunsuz çalışıyor\b",
+    ),
+    "pl": (
+        r"\bwszystkie testy (?:przechodzą|przeszły)\b",
+        r"\b(?:przetestowa|zweryfikowa)\w+",
+        r"\bdziała (?:poprawnie|prawidłowo|bez zarzutu)\b",
+    ),
+}
