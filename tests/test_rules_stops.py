@@ -102,3 +102,22 @@ def test_stopping_is_not_work_announced_but_going_on_is() -> None:
 )
 def test_a_claim_that_predicts_or_was_not_run_goes_back(text: str) -> None:
     assert _reads(text) == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "output",
+    [
+        "$ npm run build\n ✓ Compiled successfully\n   Linting and checking validity of types ...\n"
+        "Type error: Property 'slug' does not exist on type 'Post'.",
+        "$ npx tsc --noEmit\nsrc/api/client.ts(14,7): error TS2322: Type 'string' is not "
+        "assignable to type 'number'.",
+        "$ next build\nFailed to compile.\n\n./app/page.tsx\nModule not found: Can't resolve "
+        "'@/lib/db'",
+    ],
+)
+def test_a_typescript_build_failing_is_a_failure_shown(output: str) -> None:
+    from coachloop.evidence.text import extract
+
+    text = f"Finished the blog pages. Ran the build:\n\n```\n{output}\n```\n\nDone, ready to ship."
+    assert extract(text).failures
+    assert _reads(text, "add the blog pages") == ("status", "continue")

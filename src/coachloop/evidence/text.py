@@ -106,7 +106,9 @@ _FAILURE = Scanner(
     r"^[ \t]*(?:FAILED|FAIL)\b.*$|^(?:error(?:\[\w+\])?|ERROR|fatal|npm ERR!)[: ].*$|"
     r"^[ \t]*(?:✗|✕|×)\s.*$|\bfailed=[1-9]\d*|\bTraceback \(most recent call last\)|"
     r"could not compile|BUILD FAILED|BUILD FAILURE|\bAssertionError\b|:\d+(?::\d+)?: error\b|"
-    r"\bFound \d+ errors?\b|^make: \*\*\* .*Error \d+|\bexit (?:code|status):? [1-9]\d*",
+    r"\bFound \d+ errors?\b|^make: \*\*\* .*Error \d+|\bexit (?:code|status):? [1-9]\d*|"
+    # a TypeScript build's failure: Next.js' "Type error: ..." and "Failed to compile", tsc's
+    r"^[ \t]*(?:Type error|Failed to compile)\b.*$|\berror TS\d{4}\b",
     re.M,
 )
 _FAILURE_WORDS = ("fail", "error", "fatal", "err!", "✗", "✕", "×", "traceback", "could not")
@@ -131,6 +133,9 @@ _FAILURE_PARTS = (
     "make: ***",
     "exit code",
     "exit status",
+    "Type error",
+    "Failed to compile",
+    "error TS",
 )
 _FAILURE_STARTS = ("error", "ERROR", "fatal")
 
