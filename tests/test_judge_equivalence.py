@@ -77,7 +77,10 @@ its connection failing after retries read as errors, "I'll have to stop here" no
 work announced, Russian and Ukrainian polite imperatives with "please" and "what I need
 from you" read as requests, and a gerund subject before its verb ("Adding X fixes it");
 and for "now ... should" in Russian, Ukrainian and German and a run admitted not made in
-Chinese read as hedges, more claims of done in ru, uk, de, zh, and Korean "될 거예요")
+Chinese read as hedges, more claims of done in ru, uk, de, zh, and Korean "될 거예요"; and
+for the Arabic question mark, replies cut off on more English prepositions and Chinese
+conjunctions, and requests phrased as statements ("The next step is yours", "I'll need
+the ... With that I'll ..."))
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

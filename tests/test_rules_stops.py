@@ -121,3 +121,50 @@ def test_a_typescript_build_failing_is_a_failure_shown(output: str) -> None:
     text = f"Finished the blog pages. Ran the build:\n\n```\n{output}\n```\n\nDone, ready to ship."
     assert extract(text).failures
     assert _reads(text, "add the blog pages") == ("status", "continue")
+
+
+# From the validation set blind28 (terminal agents; hardware, 2FA, the agent's own usage).
+def test_the_agents_own_usage_said_casually_reaches_the_human() -> None:
+    # the reset time is its account's; the type stays the rules' own reading (a report)
+    text = (
+        "looks like I've burned through my usage on this account for now, it says the limit "
+        "resets around 9pm. I was halfway through the cache refactor in `api/cache.py` (the "
+        "helper is in, the call sites aren't)."
+    )
+    assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # cut off on a preposition, mid-sentence, after a whole turn
+        (
+            "● Update(src/player.gd)\n  ⎿  Updated src/player.gd with 3 additions\n\nNow I'll "
+            "change the mask so the player can fall through the ledge without",
+            "error",
+        ),
+        ("✦ 我先把路由拆到 `router/` 下，再调整中间件顺序，把鉴权放在限流之后，这样", "error"),
+    ],
+)
+def test_a_run_that_broke_in_these_forms_is_an_error(text: str, kind: str) -> None:
+    assert _reads(text) == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The next step is yours: flash the board.\n\n`build/app.hex` is built. This container "
+        "has no USB passthrough, so the probe is not visible. Plug the board in and run "
+        "`west flash`; I'll take it from the boot log.",
+        "The firmware builds clean now.\n\nI'll need the serial port name your board shows up "
+        "as (probably `/dev/ttyACM0`). With that I'll run the soak test and confirm nothing is "
+        "dropped.",
+        "Redirect URI 등록은 콘솔에 2단계 인증이 걸려 있어서 제가 할 수 없습니다. 등록해 "
+        "주시면 이어서 진행할게요.",
+        # the Arabic question mark
+        "وجدت تعارضًا: الملف README يذكر Python 3.8 بينما `pyproject.toml` يشترط 3.11. أيهما "
+        "الصحيح؟ إذا كان 3.8 مطلوبًا فسأعيد كتابة ملفين.",
+    ],
+)
+def test_requests_phrased_as_statements_or_asked_in_arabic_reach_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver"

@@ -74,6 +74,8 @@ _RHETORICAL = LazyPattern(
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
 )
+# the full-width one (Chinese, Japanese) and the Arabic one (also Persian, Urdu)
+_QUESTION_MARKS = ("?", "？", "؟")
 _OR_CHOICE = LazyPattern(
     r",? or |\b(?:oder|o|ou|oppure|или|або|atau|veya|lub|albo)\b|还是|或者|または|それとも|아니면",
     re.I,
@@ -191,17 +193,17 @@ class Features:
         sentences = self.msg.sentences
         found: list[str] = []
         prose = self.msg.prose
-        if "?" not in prose and "¿" not in prose and "？" not in prose:
+        if "?" not in prose and "¿" not in prose and "？" not in prose and "؟" not in prose:
             return found  # every question sentence holds one of them
         for i, raw in enumerate(sentences):
             s = raw.rstrip("*_ )")
-            if not (s.endswith(("?", "？")) or s.startswith("¿")):
+            if not (s.endswith(_QUESTION_MARKS) or s.startswith("¿")):
                 continue
             if (
                 i == 0
                 and len(sentences) > 2
                 and _RHETORICAL.match(s)
-                and not sentences[-1].endswith(("?", "？"))
+                and not sentences[-1].endswith(_QUESTION_MARKS)
             ):
                 continue  # "Why was it slow? Because ..." answers itself
             found.append(s)
@@ -285,6 +287,6 @@ class Features:
             return True  # stops on an empty list item
         if not text or text[-1] in ".!?:;)`\"'*…]}>|":
             return False
-        if text[-1] in lx.DANGLING_CJK:
+        if text[-1] in lx.DANGLING_CJK or text.endswith(lx.DANGLING_CJK_WORDS):
             return True
         return last_word(text.lower().strip()) in lx.DANGLING or open_code_span(text)

@@ -48,7 +48,7 @@ def _untagged(text: str) -> str:
 
 # Whitespace after [.!?…], or newlines: written as `(?<=[.!?…])\s+|\n+` would match
 # the same, but opening on `\s` lets `re` skip every other character at once.
-_SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…]\s)\s*|(?<=\n)\n*)")
+_SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…؟]\s)\s*|(?<=\n)\n*)")
 # The same, and after a full-width stop, which Chinese and Japanese write with no space
 # after it: read only on prose that holds one (a lookbehind is tried at every character).
 _SENTENCE_END_CJK = LazyPattern(_SENTENCE_END.source + r"|(?<=[。！？])\s*")
@@ -168,7 +168,7 @@ def open_code_span(text: str) -> bool:
     return text[text.rfind("\n") + 1 :].count("`") % 2 == 1
 
 
-_ENDS_SENTENCE = (".", "?", "!", "。", "？", "！")
+_ENDS_SENTENCE = (".", "?", "!", "。", "？", "！", "؟")
 
 
 def cut_in_code(text: str, fences: list[tuple[int, int]]) -> bool:

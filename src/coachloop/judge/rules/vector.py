@@ -230,7 +230,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "ends_colon": _last_line(msg.prose).rstrip("*_ ").endswith((":", "：")),
         "ends_command": text.rstrip().endswith("```")
         and _last_fence_lang(text) in _SHELL_FENCE_END,
-        "question_end": "?" in tail or "？" in tail,
+        "question_end": "?" in tail or "？" in tail or "؟" in tail,
         "offer_end": any(f.is_offer(q) for q in f.questions[-2:]),
         "asks": f.asks,
         "appeals": f.appeals,

@@ -23,6 +23,7 @@ from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import (
     DANGLING,
     DANGLING_CJK,
+    DANGLING_CJK_WORDS,
     ERROR_ANYWHERE,
     ERROR_OPENING,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "BLOCKER",
     "DANGLING",
     "DANGLING_CJK",
+    "DANGLING_CJK_WORDS",
     "DONE",
     "ERROR_ANYWHERE",
     "ERROR_OPENING",

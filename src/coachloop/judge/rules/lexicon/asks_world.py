@@ -106,7 +106,7 @@ ASK_SURE_WORLD: Lexicon = {
         # "if you decide / tell me, I'll proceed"
         r"(?:정해|선택해|골라|알려|확인해|말씀해|승인해) ?주시면 [^.\n]{0,12}?(?:진행|계속|적용|작업|시작)",
         # any "if you would do it for me, I will …": "등록해 주시면 바로 테스트하겠습니다"
-        r"주시면[^.\n]{0,60}?겠습니다",
+        r"주시면[^.\n]{0,60}?(?:겠습니다|할게요|할께요|드릴게요)",
     ),
     "ru": (
         # the next step gated on the human's approval or choice: "как только подтвердишь, начну"

@@ -47,7 +47,9 @@ ERROR_WORDS: Lexicon = {
         # through my credits for today" (a service the task uses says whose: "the key's")
         r"\bout of (?:prompt|flow(?: action)?|premium|fast|user) (?:credits|requests)\b",
         r"\bi(?:'ve| have)? (?:burned|burnt|blown|used up|run out of|ran out of)"
-        r" (?:through )?(?:all )?(?:of )?my (?:\w+ )?(?:credits|quota|requests)\b",
+        r" (?:through )?(?:all )?(?:of )?my (?:\w+ )?(?:credits|quota|requests|usage|tokens)\b",
+        # "it says the limit resets around 7pm": the agent's own account, as Claude Code says it
+        r"\b(?:usage )?limit resets (?:at|around|in|on|tomorrow)\b",
         # its connection failing until the retries ran out: "("Connection error" nach 10
         # Versuchen)", "connection error after 5 retries"
         r"\bconnection (?:error|lost|reset|closed)\W{0,3} (?:after|nach|tras|después de|après|"
@@ -118,6 +120,12 @@ ASK_SURE: Lexicon = {
         r"\bdon'?t want to \w+ (?:\w+ ){0,3}without (?:knowing|your|you)\b",
         # "**What I need from you** Either give me ..., or tell me it's fine to run ..."
         r"\bwhat i need from you\b",
+        # "The next step is yours: flash the board."
+        r"\b(?:the )?next step is (?:yours|on you|on your side)\b",
+        # "I'll need the serial port name your board enumerates as ... With that I'll run ..."
+        r"\bi(?:'ll| will) need (?:you to|your)\b",
+        r"\bi(?:'ll| will) need the\b[^.\n]{0,200}\.\s+(?:with (?:that|it|this)|once i have "
+        r"(?:it|that|them))\b,? i(?:'ll| will)\b",
         r"\btell me (?:if |whether )?it'?s (?:fine|ok|okay|safe) to\b",
     ),
 }

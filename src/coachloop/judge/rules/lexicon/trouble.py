@@ -179,6 +179,21 @@ ERROR_ANYWHERE: Lexicon = {
 # Characters a Chinese or Japanese sentence cannot end on (a coverb or conjunction that
 # wants its object: "…合并前先按", "…方法中的 … 把"; a particle that wants its verb: "…を")
 DANGLING_CJK = frozenset("把将被对向从按给和与或及并而但且于让使をにがでへは")
+# Chinese conjunctions that open a clause and want it: "…放在限流之后，这样" (so that …)
+DANGLING_CJK_WORDS = (
+    "这样",
+    "因为",
+    "所以",
+    "但是",
+    "然后",
+    "如果",
+    "以便",
+    "从而",
+    "并且",
+    "而且",
+    "由于",
+    "为了",
+)
 DANGLING = frozenset(
     [
         "the",
@@ -220,6 +235,17 @@ DANGLING = frozenset(
         "because",
         "into",
         "onto",
+        "without",
+        "across",
+        "between",
+        "toward",
+        "towards",
+        "via",
+        "against",
+        "within",
+        "whether",
+        "unless",
+        "although",
         "about",
         "der",
         "die",
