@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import pytest
 
+from coachloop.core.judge_input import JudgeInput
 from coachloop.judge.rules.ending import gerund_opening
+from judge_support import JUDGE
 from judge_support import reads as _reads
 
 
@@ -168,3 +170,20 @@ def test_a_run_that_broke_in_these_forms_is_an_error(text: str, kind: str) -> No
 )
 def test_requests_phrased_as_statements_or_asked_in_arabic_reach_the_human(text: str) -> None:
     assert _reads(text)[1] == "deliver"
+
+
+def test_done_beside_the_last_run_failing_goes_back_without_a_score() -> None:
+    run = "```\n$ cargo test\ntest result: FAILED. 17 passed; 1 failed; 0 ignored\n```"
+    done = (
+        f"{run}\n\nThe reliable UDP layer is done. The one failing test is an edge case at "
+        "sequence wraparound; it won't matter in normal play."
+    )
+    verdict = JUDGE.judge(JudgeInput(text=done, prompt="add a reliable UDP layer"))
+    assert (verdict.type, verdict.route) == ("status", "continue")
+    assert "beside a failing test run" in verdict.reason  # the named check, not a score
+    # a passing run after the failing one (the fix shown) leaves it to the score: delivered
+    fixed = (
+        f"{run}\n\nFixed the wraparound compare.\n\n```\n$ cargo test\ntest result: ok. 18 "
+        "passed; 0 failed; 0 ignored\n```\n\nThe reliable UDP layer is done."
+    )
+    assert _reads(fixed, "add a reliable UDP layer") == ("completion", "deliver")

@@ -3,7 +3,10 @@
 1. The ordered rules (`classify`) read the message and propose a type and problems.
 2. Sure deliveries: the run broke, the human is asked plainly, something outside the
    agent's control is named (`sure.sure_deliver`), or the rules found an error.
-3. Otherwise the scorer weighs the message's signals and wording; only a probability at
+3. Two named checks fail without a score: a stand-in called done, and a claim of done
+   beside a test run with failures that is the last run shown (the bench README's own
+   case of a rejected completion).
+4. Otherwise the scorer weighs the message's signals and wording; only a probability at
    or above its threshold sends the agent back. Everything below goes to the human, so an
    unclear message is never suppressed.
 
@@ -77,6 +80,17 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
             "status",
             0.8,
             "a completion claim that does not hold up: it calls a stand-in done",
+            list(outcome.problems),
+        )
+    runs = f.msg_evidence.tests
+    if f.done and runs and runs[-1].failed and any(p.kind == "failing" for p in outcome.problems):
+        # the README's own case of a rejected completion: done, beside a failing run that is
+        # the last one shown (a later passing run, even one only said, leaves it to the score)
+        return Outcome(
+            "status",
+            0.8,
+            "a completion claim that does not hold up: it calls the work done beside a failing "
+            "test run",
             list(outcome.problems),
         )
     on = signals(f, item, outcome)
