@@ -100,6 +100,14 @@ def test_stopping_is_not_work_announced_but_going_on_is() -> None:
         "Ich habe den Import repariert. Jetzt sollten keine doppelten Kunden mehr entstehen.",
         # a claim with the run admitted not made
         "迁移脚本写好了（`migrate.sh`），我没实际跑，但逻辑没问题，直接用就行。",
+        # from blind28: Hinglish, Indonesian, Arabic and Korean predictions
+        "Maine spawn timer ko delta time se multiply kar diya. Ab enemies har FPS pe same speed "
+        "se aane chahiye, aur lag bhi kam honi chahiye.",
+        "Fitur inventori sudah selesai. Item sekarang harusnya tersimpan saat pindah level, "
+        "saya rasa performanya juga cukup.",
+        "تم إصلاح ترتيب الأعمدة في التقرير. يجب أن تظهر الأرقام الآن بالترتيب الصحيح، وأعتقد "
+        "أن كل شيء يعمل.",
+        "알림 중복 버그 수정 완료했습니다. 이제 같은 알림이 두 번 오지 않을 거예요.",
     ],
 )
 def test_a_claim_that_predicts_or_was_not_run_goes_back(text: str) -> None:

@@ -31,7 +31,7 @@ HEDGE_WORLD: Lexicon = {
         r"될 것입니다",
         r"것으로 예상",
         r"것으로 보입니다",
-        r"될 (?:거예요|겁니다|거에요)",  # "… 리다이렉트될 거예요" (it will …): the same, plainer
+        r"(?:될|않을) (?:거예요|겁니다|거에요)",  # "… 리다이렉트될 거예요" (it will …): the same, plainer
     ),
     "ru": (
         r"\bдолж(?:ен|на|но|ны) (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть|стать)",
@@ -65,7 +65,7 @@ HEDGE_WORLD: Lexicon = {
         r"\bcredo che\b",
     ),
     "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
-    "id": (r"\bseharusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b"),
+    "id": (r"\b(?:se)?harusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b", r"\bsaya rasa\b"),
     "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
     "pl": (
         r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)",
@@ -73,7 +73,13 @@ HEDGE_WORLD: Lexicon = {
         r"\bprawdopodobnie\b",
     ),
     # "should work / run" (Devanagari: plain substrings)
-    "hi": (r"काम करना चाहिए", r"चलना चाहिए", r"शायद"),
+    "hi": (
+        r"काम करना चाहिए",
+        r"चलना चाहिए",
+        r"शायद",
+        # the same in Hinglish: "Ab jump height har FPS pe same honi chahiye"
+        r"\b(?:hona|honi|hone|chalna|chalni|karna|karni) chahiye\b",
+    ),
     # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
     "nl": (
         r"\bzou(?:den)? (?:[\w-]+ ){0,12}moeten (?:werken|lukken|oplossen|verhelpen|verdwijnen|"
@@ -82,7 +88,14 @@ HEDGE_WORLD: Lexicon = {
         r"\bik denk\b",
     ),
     # "should work", "supposedly", "most likely" (plain substrings, as the other `ar` cues)
-    "ar": (r"يجب أن يعمل", r"يجب أن تعمل", r"من المفترض أن", r"على الأرجح"),
+    "ar": (
+        r"يجب أن يعمل",
+        r"يجب أن تعمل",
+        r"من المفترض أن",
+        r"على الأرجح",
+        r"أعتقد أن",  # "I think that ..."
+        r"يجب أن \S+ (?:\S+ )?الآن",  # "should ... now": a prediction, any verb
+    ),
 }
 
 DONE_WORLD: Lexicon = {
@@ -155,6 +168,8 @@ DONE_WORLD: Lexicon = {
     "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
     "id": (r"\bberhasil\b", r"\bselesai\b"),
     "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
+    # "klaar", "opgelost", "afgerond", "bijgewerkt" (done, fixed, finished, updated)
+    "nl": (r"\b(?:klaar|opgelost|afgerond|voltooid|bijgewerkt|toegevoegd|geïmplementeerd)\b",),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
     # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"
     "ar": (r"انتهيت من", r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)", r"اكتمل(?:ت)?", r"بنجاح"),
