@@ -82,7 +82,9 @@ for the Arabic question mark, replies cut off on more English prepositions and C
 conjunctions, and requests phrased as statements ("The next step is yours", "I'll need
 the ... With that I'll ..."); and for a claim of done beside a failing test run that is
 the last run shown, sent back as a named check without a score (its reason moved); and
-for predictions in Hinglish, Indonesian, Arabic and Korean and claims of done in Dutch)
+for predictions in Hinglish, Indonesian, Arabic and Korean and claims of done in Dutch;
+and for "I need to ask you for", "please ensure that … is installed" and a harness's
+"execution error: Io(" read as sure deliveries)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

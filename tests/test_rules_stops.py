@@ -195,3 +195,21 @@ def test_done_beside_the_last_run_failing_goes_back_without_a_score() -> None:
         "passed; 0 failed; 0 ignored\n```\n\nThe reliable UDP layer is done."
     )
     assert _reads(fixed, "add a reliable UDP layer") == ("completion", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Now let me wire the forecast card. First, I need to ask you for your OpenWeather API key:",
+        "The `kubectl` command was not recognized. Please ensure that Docker Desktop is installed "
+        "and running, then restart the terminal.",
+        "The sandbox check failed. Full error:\nexecution error: Io(Custom { kind: Other, error: "
+        '"sandbox: helper could not start" })',
+    ],
+)
+def test_requests_and_harness_failures_read_as_sure_deliveries(text: str) -> None:
+    from coachloop.core.verdict import Verdict
+
+    verdict: Verdict = JUDGE.judge(JudgeInput(text=text, prompt="set up the dashboard"))
+    assert verdict.route == "deliver"
+    assert verdict.confidence == 0.85  # a sure delivery, whatever the score

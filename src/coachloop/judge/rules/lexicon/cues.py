@@ -34,6 +34,9 @@ ERROR_WORDS: Lexicon = {
         r"the llm did not conform to the edit format\b|an? (?:unknown|internal|unexpected) error "
         r"(?:has )?occurred\b|(?:\d{3} )?insufficient (?:balance|credits?)\b|"
         r"execution failed: \d{3}\b|got status: \d{3}\b|cascade error\b|"
+        # the harness's own script failing to start ("execution error: Io(Custom { ... windows
+        # sandbox: helper_unknown_error ... })")
+        r"(?:script|execution) error: (?:io\(|$)|"
         r"our servers are experiencing (?:high|heavy) (?:traffic|load)\b|"
         r"(?:we're|we are) having trouble connecting to the model\b|\[response interrupted\b|"
         r"response (?:was )?truncated\b|max(?:imum)? output tokens (?:reached|exceeded)\b|"
@@ -120,6 +123,12 @@ ASK_SURE: Lexicon = {
         r"\bdon'?t want to \w+ (?:\w+ ){0,3}without (?:knowing|your|you)\b",
         # "**What I need from you** Either give me ..., or tell me it's fine to run ..."
         r"\bwhat i need from you\b",
+        # "First, I need to ask you for your EPA AirNow API key:"
+        r"\bi need to ask you (?:for|to|about|which|whether)\b",
+        # a precondition on the human's machine: "Please ensure that Docker Desktop is installed
+        # and running on your Windows machine."
+        r"\bplease (?:ensure|make sure) (?:that )?[^.\n]{0,60}\b(?:is|are) (?:installed|running|"
+        r"enabled|started|available)\b",
         # "The next step is yours: flash the board."
         r"\b(?:the )?next step is (?:yours|on you|on your side)\b",
         # "I'll need the serial port name your board enumerates as ... With that I'll run ..."
