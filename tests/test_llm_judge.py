@@ -296,6 +296,9 @@ def test_the_prompt_states_the_offline_rules_lessons() -> None:
         "as soon as you approve",  # a next step gated on the human's approval
         "mid-program inside a",  # a reply cut off inside the code block it opened
         "only the account holder can take",  # a step of someone else's
+        "the limit resets around 7pm",  # the agent's own usage, said casually
+        "The next step is yours",  # a request phrased as a statement
+        "waves the failure away",  # done beside a failing last run
         "any language",
     ):
         assert lesson in SYSTEM_PROMPT, lesson

@@ -34,7 +34,9 @@ I'll continue", "top up the billing and I'll re-run the batch") or its fallback 
 ("Confirm it's fine to do now, or I'll schedule it for tonight"), a plan whose first \
 step starts once the human approves, in any language ("I'll start phase 1 as soon as \
 you approve", "Je lance la phase 1 dès que tu valides"), an answer asked for in code \
-("Reply `y` to run both"). \
+("Reply `y` to run both"), a request phrased as a statement ("The next step is \
+yours: flash the board", "I'll need the serial port name. With that I'll run the soak \
+test"). \
 A short optional offer ("want me to also ...?") at the end of finished, evidenced work \
 is NOT a question: that is a completion.
 - status: the work is not finished. Either mid-work progress ("next I will ...", \
@@ -45,7 +47,9 @@ COMPLETION: the agent says it is done but
   * hedges in its own words ("should work", "probably", "I think it's fixed", \
 "might need"), or
   * asserts verification without showing it ("all tests pass" with no runner output), or
-  * shows evidence that contains failures (failed tests, errors, non-zero exits), or
+  * shows evidence that contains failures (failed tests, errors, non-zero exits), \
+including a last test run that fails while the message waves the failure away ("an \
+edge case that won't matter"), or
   * calls a placeholder done ("returns True for now", "real logic TODO", a stub, \
 "TODO: ..." in its own words, a stand-in said to be temporary in any language), or
   * lacks the evidence the active skill or plan requires (e.g. no test run for a \
@@ -78,7 +82,9 @@ code block it opened (a bracket or a string left open), on a word that wants mor
 agent's OWN model or account are errors whatever their wording: "stream disconnected", \
 "an error occurred while processing your request, try again later", "Sorry, your \
 request failed", retry logs ("Retrying in 8 seconds… (attempt 4/10)"), "usage limit \
-reached", "credit balance is too low", "conversation too long", a harness's failed \
+reached", "credit balance is too low", the same said casually ("I've burned through \
+my credits for today", "it says the limit resets around 7pm"), "conversation too \
+long", a harness's failed \
 model call ("litellm.RateLimitError: ..."), "[Request interrupted \
 by user]", "please log in", 429/5xx from the model provider, the agent tool's own lines about a \
 malformed tool call ("Model provided invalid arguments to edit file tool", "Cline tried \
