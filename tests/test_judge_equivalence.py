@@ -84,7 +84,9 @@ the ... With that I'll ..."); and for a claim of done beside a failing test run 
 the last run shown, sent back as a named check without a score (its reason moved); and
 for predictions in Hinglish, Indonesian, Arabic and Korean and claims of done in Dutch;
 and for "I need to ask you for", "please ensure that … is installed" and a harness's
-"execution error: Io(" read as sure deliveries)
+"execution error: Io(" read as sure deliveries; and for work under way in more id, ar,
+ja, ko and Hinglish forms, a Hinglish "batao kaunsa …" read as a request and replies
+cut off on Hinglish conjunctions)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -213,3 +213,27 @@ def test_requests_and_harness_failures_read_as_sure_deliveries(text: str) -> Non
     verdict: Verdict = JUDGE.judge(JudgeInput(text=text, prompt="set up the dashboard"))
     assert verdict.route == "deliver"
     assert verdict.confidence == 0.85  # a sure delivery, whatever the score
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sedang menulis test untuk modul pembayaran (`tests/test_bayar.py`). Sudah 5 kasus.",
+        "✦ أقرأ الآن ملفات الإعدادات لفهم كيف يُحمَّل المفتاح قبل تعديل الواجهة.",
+        "Training chal raha hai, loss gir raha hai. Pura run ke baad metrics compare karunga.",
+        "`internal/auth` 테스트는 통과했고, 이제 세션 저장소 이전 작업 들어갑니다.",
+        "単体テストは通りました。次は `src/io.rs` を編集中。",
+    ],
+)
+def test_work_under_way_in_more_languages_goes_back(text: str) -> None:
+    assert _reads(text)[1] == "continue"
+
+
+def test_a_hinglish_question_or_cut_reply_reaches_the_human() -> None:
+    asked = (
+        "Fix `develop` ke upar likha hai. Production `release/3.2` se chal raha hai, wahan alag "
+        "se port karna padega. Batao kaunsa branch base lena hai, uske hisaab se PR khol dunga."
+    )
+    assert _reads(asked)[1] == "deliver"
+    cut = "Handler likh diya hai aur ab main signature check add kar raha hoon taaki"
+    assert _reads(cut) == ("error", "deliver")

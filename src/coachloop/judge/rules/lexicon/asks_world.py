@@ -205,6 +205,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\b(?:aap|ap|tum) (?:approve|confirm|choose|select|ok|okay|haan) (?:kar do|kardo|karo|kar dein|kar dijiye|bol do|bolo)\b",
         r"\bconfirm (?:karo|kar do|kardo|kijiye|kar dijiye)\b",
         r"\bbatao\b[^.\n]{0,80}\bya\b",  # "tell me: X or Y"
+        # "Batao kaunsa branch base lena hai" (tell me which branch to base it on)
+        r"\b(?:batao|bataiye|bata do|bata dijiye),? (?:kaunsa|kaun sa|kaunsi|kya|kaise|kab|kahan)\b",
     ),
     "ar": (r"يرجى", r"من فضلك", r"الرجاء"),
 }

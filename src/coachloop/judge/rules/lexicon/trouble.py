@@ -306,5 +306,7 @@ DANGLING = frozenset(
         # Portuguese and Italian articles and prepositions
         *("os", "do", "da", "dos", "das", "no", "na", "em", "com", "um", "uma", "il", "della"),
         *("gli", "di", "per", "che"),
+        # Hinglish conjunctions ("… add kar raha hoon taaki")
+        *("taaki", "kyunki", "jisme", "lekin", "aur"),
     ]
 )

@@ -46,6 +46,8 @@ ONGOING_WORLD: Lexicon = {
         r"を続けます",
         # the non-past "I'll …" of a step about to be taken ("この方法で進めます", "作成します")
         r"で進めます|を試みます|を(?:作成|追加|実装|更新|インストール)します",
+        # "`src/bc.rs` を編集中。" (editing it now): a step under way
+        r"(?:編集|作業|実行|調査|実装|対応|修正)中(?:です)?(?:。|$)",
     ),
     "ko": (
         r"하겠습니다",
@@ -56,6 +58,7 @@ ONGOING_WORLD: Lexicon = {
         r"진행합니다",
         # "이어서" (continuing), not "이어서 돌릴 수 있습니다" (it can be continued)
         r"이어서(?![^.。\n]{0,24}수 있)",
+        r"(?:작업|진행)(?:에|으로)? 들어갑니다",  # "(now) going into the work"
     ),
     "ru": (
         r"\bдавайте\b",
@@ -108,6 +111,8 @@ ONGOING_WORLD: Lexicon = {
         r"\bmình sẽ\b",
         r"\bbây giờ\b",
         r"\blàm tiếp\b",  # "(I) carry on with it"
+        # "Giờ bắt đầu viết lại …" (now starting to rewrite …)
+        r"\bbắt đầu (?:viết|sửa|làm|chạy|cài|tạo)\b",
     ),
     "id": (
         r"\bsaya akan\b",
@@ -116,6 +121,9 @@ ONGOING_WORLD: Lexicon = {
         # not "lalu jalankan" (then run): without a subject it asks the human as often
         r"\bsaya (?:sedang|lagi)\b",
         r"\bberikutnya\b",  # "next", as "selanjutnya"
+        # "Sedang menulis test …" (writing tests now), subjectless as agents write it
+        r"^sedang (?:menulis|membuat|memperbaiki|menjalankan|mengerjakan|membaca|menguji)\b",
+        r"\bsaya (?:perbaiki|kerjakan|cek|jalankan)\b[^.\n]{0,40}\bsekarang\b",
     ),
     "tr": (
         r"\bşimdi\b",
@@ -144,6 +152,9 @@ ONGOING_WORLD: Lexicon = {
         r"ूँगा",
         r"ूँगी",
         r"अब ",
+        # the same in Hinglish: "Dry run chal raha hai", "… compare karunga"
+        r"\b(?:chal|kar|likh|dekh|bana|padh) (?:raha|rahi) (?:hai|hoon|hun|hu)\b",
+        r"\b\w+ kar(?:unga|ungi|enge)\b",
     ),
     # "I will" + a verb of work: the future prefix "سأ" alone would also begin "سأل" (asked)
     "ar": (
@@ -159,6 +170,8 @@ ONGOING_WORLD: Lexicon = {
         r"سأغير",
         r"سأقيس",
         r"سأنقل",
+        r"أقرأ الآن",  # "I'm reading … now"
+        r"أعمل (?:الآن )?على",  # "I'm working on"
     ),
 }
 
