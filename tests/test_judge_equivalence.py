@@ -86,7 +86,10 @@ for predictions in Hinglish, Indonesian, Arabic and Korean and claims of done in
 and for "I need to ask you for", "please ensure that … is installed" and a harness's
 "execution error: Io(" read as sure deliveries; and for work under way in more id, ar,
 ja, ko and Hinglish forms, a Hinglish "batao kaunsa …" read as a request and replies
-cut off on Hinglish conjunctions)
+cut off on Hinglish conjunctions; and for requests in es "quedo atento a que me confirmes",
+fr "je te laisse … me dire", "il me faudrait la liste", "Prompt is too long" and a model
+"currently overloaded" as the harness's lines, and it "ora stimo", de "danach storniert"
+no longer work announced)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -237,3 +237,46 @@ def test_a_hinglish_question_or_cut_reply_reaches_the_human() -> None:
     assert _reads(asked)[1] == "deliver"
     cut = "Handler likh diya hai aur ab main signature check add kar raha hoon taaki"
     assert _reads(cut) == ("error", "deliver")
+
+
+# From the validation set blind30 (small businesses' projects, 60% es/pt/fr/it/de).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Las tarifas nuevas están listas en staging. El IVA de Canarias no lo puedo decidir yo. "
+        "Quedo atento a que me confirmes cómo quieres esas tarifas antes de ejecutarlo en "
+        "producción.",
+        "Les deux variantes du menu sont sur la préprod. Je te laisse regarder et me dire "
+        "laquelle tu gardes, je supprime l'autre ensuite.",
+        "- ✅ L'export des ventes est prêt.\n- ⚠️ Pour les clients UE il me faudrait la liste "
+        "des numéros de TVA que vous utilisez.\n- ⏭️ Ensuite je m'occupe des achats.",
+    ],
+)
+def test_requests_of_small_business_projects_reach_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Je relis les 40 gabarits un par un.\n\n  ⎿  Read templates/page.php (300 lines)\n\n"
+        "Prompt is too long",
+        "Eksportuję raporty…\n\nThe model is currently overloaded. Please try again later. "
+        "(ThrottlingException)",
+    ],
+)
+def test_the_harness_lines_of_a_broken_run_are_errors(text: str) -> None:
+    assert _reads(text) == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Ho riscritto lo script di sincronizzazione.\n\n```\n10:35:09 Stato: COMPLETED, 412 "
+        "ordini\n```\n\nPrima erano ~19.800 chiamate al giorno, ora stimo ~1.400.",
+        "Das Caching-Plugin war's. Ich habe die Skripte ausgeschlossen.\n\n- Testbestellung "
+        "#20932 über PayPal (1 €, danach storniert) → erfolgreich\n- Konsole: 0 Fehler",
+    ],
+)
+def test_a_result_told_is_not_work_announced(text: str) -> None:
+    assert _reads(text)[1] == "deliver"

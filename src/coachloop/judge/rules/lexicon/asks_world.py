@@ -44,6 +44,8 @@ ASK_SURE_WORLD: Lexicon = {
         # rioplatense and formal forms: "decime si hago upsert", "Respondé con el número"
         r"\b(?:decime|decíme|dígame|dime) si\b",
         r"\b(?:respondé|responde|respondeme|contestá|contesta) con (?:el|un|la) (?:número|opción|letra)\b",
+        # "Quedo atento a que me confirmes cómo quieres …" (I await your confirmation)
+        r"\bquedo (?:atent[oa]|a la espera) (?:a|de) (?:que me|tu|su)\b",
     ),
     "fr": (
         # the next step gated on the human's approval or choice: "je lance la phase 1 dès que tu valides"
@@ -54,6 +56,12 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bj'attends (?:ta|votre) (?:confirmation|réponse|validation|décision)\b",
         r"\bune fois que (?:tu as|vous avez) (?:fait|lancé|exécuté)\b",
         r"\bsauf si (?:tu préfères|vous préférez)\b",
+        # "Je te laisse regarder et me dire laquelle tu gardes"
+        r"\bje (?:te|vous) laisse (?:\w+ et )?(?:me dire|choisir|décider|valider|trancher)\b",
+        r"\b(?:me dire|dis-moi|dites-moi) (?:laquelle|lequel|lesquelles|lesquels)\b",
+        # "il me faudrait la liste des codes TVA que vous utilisez": a request as a statement
+        r"\bil me faudrait (?:la liste|les codes|les accès|l'accès|le mot de passe|la clé|vos|votre|"
+        r"ton|ta|tes)\b",
     ),
     "zh": (
         r"(?:输出|结果|错误信息|报错|日志)[^。\n]{0,4}?(?:发|贴|粘贴)(?:给我|过来|到这里)",

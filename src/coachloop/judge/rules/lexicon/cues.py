@@ -20,11 +20,13 @@ ERROR_WORDS: Lexicon = {
         r"reconnecting\.\.\.|connection (?:lost|closed|error)|server error|error code:? \d{3}|"
         r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
-        r"resource_exhausted|model is overloaded|too many requests|request timed out|"
+        r"resource_exhausted|model is (?:currently |temporarily )?overloaded|too many requests|"
+        r"request timed out|prompt is too long|throttlingexception|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
         # limit or login, the conversation too long, the request cut off (one pattern with
         # the lines above: one search at the line starts)
         r"retrying in \d+(?:\.\d+)? ?(?:s|sec|secs|seconds?|ms)\b|(?:the )?model (?:is )?"
+        r"(?:currently |temporarily )?"
         r"overloaded\b|server disconnected\b|(?:\w+ ){0,2}usage limit (?:reached|exceeded|hit)\b|"
         r"your credit balance is too low\b|conversation (?:is )?too long\b|context low\b|"
         r"request (?:was )?(?:aborted|interrupted|cancell?ed)\b|\[request interrupted\b|"

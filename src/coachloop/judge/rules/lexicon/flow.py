@@ -60,7 +60,8 @@ ONGOING: Lexicon = {
         r"\b(?:going|working) through\b",
     ),
     "de": (
-        r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach)\b",
+        # not "danach storniert" (cancelled afterwards): done, not to do
+        r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach(?! (?:\w+ )?(?:ge\w+[te]|\w+iert)\b))\b",
         r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
         r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
         r"läuft gerade|in arbeit|weiter mit)\b",

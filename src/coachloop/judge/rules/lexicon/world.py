@@ -94,13 +94,16 @@ ONGOING_WORLD: Lexicon = {
         r"\bseguindo com\b",
     ),
     "it": (
-        r"\bora (?:\w+o|procedo)\b",
+        r"\bora (?!(?:stimo|penso|credo|vedo|so|ho|sono|tutto|questo|quello|solo|meno|nuovo|"
+        r"corretto|pronto)\b)(?:\w+o|procedo)\b",
         r"\bprocedo\b",
         r"\bvado a\b",
         r"\blasciami\b",
         r"\bpasso a\b",
         r"\bsto (?:\w+ando|\w+endo)\b",
-        r"\b(?:adesso|ora) (?:l[aoei] |gli )?\w+o\b",
+        # "ora aggiorno" (now I update); not "ora stimo ~1.400" (now I estimate), "ora tutto"
+        r"\b(?:adesso|ora) (?!(?:stimo|penso|credo|vedo|so|ho|sono|tutto|questo|quello|solo|"
+        r"meno|nuovo|corretto|pronto)\b)(?:l[aoei] |gli )?\w+o\b",
         r"\binizio (?:da|con|dal|dalla|dallo)\b",
         r"\bpoi (?:\w+erò|\w+irò|\w+arò)\b",
     ),
