@@ -280,3 +280,41 @@ def test_the_harness_lines_of_a_broken_run_are_errors(text: str) -> None:
 )
 def test_a_result_told_is_not_work_announced(text: str) -> None:
     assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "De verzendregels zijn aangepast in WooCommerce. Het zou nu goed moeten gaan, volgens "
+        "mij lag het aan de zones.",
+        "Die Cronjobs sind eingerichtet und sollten ab morgen früh um 6 Uhr laufen.",
+        "Listo, el rol mayorista está creado. Ahora los clientes B2B deberían ver sus precios.",
+        "A automação foi criada. Verifiquei tudo e está funcionando como esperado.",
+        "Ho finito: i test del backend passano tutti e la pagina è online.",
+        "Dışa aktarma eklendi.\n\n```\nRan 31 tests in 2.207s\n\nFAILED (errors=2)\n```\n\n"
+        "Hatalar eski testlerden, özellik tamam.",
+    ],
+)
+def test_claims_that_predict_assert_or_fail_go_back_in_more_languages(text: str) -> None:
+    assert _reads(text) == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Quick note: the migration is applied locally. I'm now updating the generated types, "
+        "then the form.",
+        "OK, le thème enfant est créé. J'importe maintenant les réglages de l'ancien site.",
+    ],
+)
+def test_work_announced_after_now_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")
+
+
+def test_an_answer_asked_for_in_quotes_in_italian_reaches_the_human() -> None:
+    text = (
+        "Rebase pronto, i test passano in locale:\n\n```\n$ pytest -q\n214 passed in 18.2s\n"
+        '```\n\nServe un `git push --force-with-lease`. Rispondi "ok" e procedo, altrimenti lo '
+        "lascio a te."
+    )
+    assert _reads(text)[1] == "deliver"

@@ -144,6 +144,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bбудь ласка,? (?!(?:перевірте|подивіться|оцініть)\b)\w+(?:іть|те)\b",
     ),
     "pt": (
+        r"\b(?:responda|responde|escreva) (?:com )?(?:quote|code)\b",
         # the next step gated on the human's approval or choice: "assim que você aprovar, começo"
         r"\b(?:assim que|quando|depois que|logo que) (?:você|vc|tu) (?:me )?(?:aprovar|confirmar|escolher|validar|decidir|der o ok|disser|responder|definir)\b",
         r"\bantes da sua (?:resposta|confirmação|aprovação|decisão)\b",
@@ -154,6 +155,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\baguardo (?:a )?sua (?:confirmação|resposta|aprovação|decisão)\b",
     ),
     "it": (
+        # "Rispondi "ok" e procedo": an answer asked for in quotes or code
+        r"\b(?:rispondi|rispondimi|scrivi) (?:con )?(?:quote|code)\b",
         # the next step gated on the human's approval or choice: "appena confermi, parto"
         r"\b(?:appena|non appena|una volta che|quando) (?:mi )?(?:confermi|approvi|scegli|validi|decidi|dai l\'ok|dai il via)\b",
         r"\b(?:incolla|incollami|invia|inviami|condividi)\b[^.\n]{0,25}?"

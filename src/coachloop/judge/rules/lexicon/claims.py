@@ -56,8 +56,8 @@ HEDGE: Lexicon = {
         r"\bfingers crossed\b",
     ),
     "de": (
-        r"\bsollte(?:n)? (?:\w+ ){0,3}(?:funktionieren|laufen|gehen|passen|durchlaufen|klappen|"
-        r"behoben|erledigt|stimmen|grün)",
+        r"\bsollte(?:n)? (?:\w+ ){0,6}(?:funktionieren|laufen|gehen|passen|durchlaufen|klappen|"
+        r"behoben|erledigt|stimmen|grün|weg sein|verschwinden|verschwunden)",
         # the verb comes last in German: "Das sollte das Problem mit den ... beheben"
         r"\bsollte(?:n)? (?:[\w-]+ ){0,12}(?:lösen|beheben)\b",
         r"\bich gehe davon aus\b",
@@ -79,6 +79,7 @@ HEDGE: Lexicon = {
         r"\bdebería(?:n)? (?:\w+ ){0,2}(?:funcionar|estar|arreglar|pasar|resolver|ir|cuadrar|"
         r"coincidir|solucionar)",
         r"\bcreo que\b",
+        r"\bahora (?:\w+ ){0,3}deber(?:ía|ían)\b",  # "now ... should ...": a prediction
         r"\bprobablemente\b",
         r"\bsupongo\b",
         r"\bno (?:he|pude|hemos) "

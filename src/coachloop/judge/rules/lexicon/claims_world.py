@@ -83,8 +83,9 @@ HEDGE_WORLD: Lexicon = {
     # the verb comes last in Dutch too: "Dat zou het verschil ... nu moeten oplossen"
     "nl": (
         r"\bzou(?:den)? (?:[\w-]+ ){0,12}moeten (?:werken|lukken|oplossen|verhelpen|verdwijnen|"
-        r"kloppen|slagen)\b",
+        r"kloppen|slagen|gaan)\b",
         r"\bwaarschijnlijk\b",
+        r"\bvolgens mij\b",
         r"\bik denk\b",
     ),
     # "should work", "supposedly", "most likely" (plain substrings, as the other `ar` cues)
@@ -167,7 +168,13 @@ DONE_WORLD: Lexicon = {
     ),
     "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
     "id": (r"\bberhasil\b", r"\bselesai\b"),
-    "tr": (r"\btamamlandı\b", r"\bbaşarıyla\b", r"\bdüzeltildi\b"),
+    "tr": (
+        r"\btamamlandı\b",
+        r"\bbaşarıyla\b",
+        r"\bdüzeltildi\b",
+        r"\btamamdır\b",
+        r"\b(?:özellik|iş|görev|hepsi) tamam\b",  # "özellik tamam" (the feature is done)
+    ),
     # "klaar", "opgelost", "afgerond", "bijgewerkt" (done, fixed, finished, updated)
     "nl": (r"\b(?:klaar|opgelost|afgerond|voltooid|bijgewerkt|toegevoegd|geïmplementeerd)\b",),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
@@ -210,10 +217,12 @@ ASSERTED_WORLD: Lexicon = {
     "pt": (
         r"\b(?:todos )?os testes (?:passam|passaram|estão passando)\b",
         r"\b(?:testado|testada|testados|testadas|verificado|verificada|verificados|verificadas)\b",
+        r"\b(?:verifiquei|testei) (?:tudo|todos|e)\b",  # "Verifiquei tudo e está funcionando"
         r"\bfunciona (?:perfeitamente|corretamente|bem)\b",
     ),
     "it": (
         r"\btutti i test (?:passano|sono passati)\b",
+        r"\bi test (?:\w+ ){0,3}(?:passano|sono passati)(?: tutti)?\b",
         r"\b(?:testato|testata|testati|testate|verificato|verificata|verificati|verificate)\b",
         r"\bfunziona (?:perfettamente|correttamente|bene)\b",
     ),

@@ -28,7 +28,7 @@ ONGOING: Lexicon = {
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         # not "the workaround we're using" (a state), not "tree-shaking now works"
-        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?!using\b)\w+ing\b",
+        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?:now |still )?(?!using\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
@@ -91,6 +91,7 @@ ONGOING: Lexicon = {
         r"\bpuis (?:je|j')",
         r"\bje m'en occupe\b",
         r"\bil me reste\b",
+        r"\b(?:je |j')\w+e maintenant\b",  # "J'importe maintenant les réglages"
         r"\breste à faire\b",
         r"\b(?:je |j')(?:relance|lance|ajoute|corrige|regarde|teste|modifie|mets|refais|réécris|vérifie|écris|migre|examine)\b",
         r"\b(?:je corrige|je reviens|je vais|ensuite|en cours|je continue|je m'occupe|"
