@@ -318,3 +318,17 @@ def test_an_answer_asked_for_in_quotes_in_italian_reaches_the_human() -> None:
         "lascio a te."
     )
     assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "まず既存のマイグレーションを実行して、どこで止まるか確認します。",
+        "Progress: 2/4 services moved to the new config loader. `billing` and `mailer` next; "
+        "continuing.",
+        "Zwischenstand: 3 von 6 Seiten sind umgestellt. Mache mit `profil.vue` und "
+        "`rechnung.vue` weiter.",
+    ],
+)
+def test_progress_told_in_these_forms_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")

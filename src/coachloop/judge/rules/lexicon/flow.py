@@ -41,6 +41,8 @@ ONGOING: Lexicon = {
         r"\b(?:task|phase|part) \d+ ?(?:of|/) ?\d+\b",
         r"\bstill (?:running|working|failing|need)\b",
         r"\bresuming\b",
+        # "`/attachments` and `/webhooks` next. Tests for the three pass; continuing."
+        r"[;,.] continuing\b|\band continuing\b",
         r"\bworking on\b",
         r"^(?:on it|starting|reading|scanning|looking|analy[sz]ing|investigating|checking|"
         r"running|writing|exploring|searching|continuing|building|waiting)\b"
@@ -65,6 +67,9 @@ ONGOING: Lexicon = {
         r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
         r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
         r"läuft gerade|in arbeit|weiter mit)\b",
+        # "Zwischenstand: …", "Mache mit `users.go` und `billing.go` weiter."
+        r"^zwischenstand\b",
+        r"\bmache (?:mit|bei) [^.\n]{0,60}\bweiter\b",
         r"\bfehlen noch\b",
         r"\b(?:mache|kümmere) ich (?:mich )?(?:jetzt|als nächstes)\b",
     ),

@@ -48,6 +48,9 @@ ONGOING_WORLD: Lexicon = {
         r"で進めます|を試みます|を(?:作成|追加|実装|更新|インストール)します",
         # "`src/bc.rs` を編集中。" (editing it now): a step under way
         r"(?:編集|作業|実行|調査|実装|対応|修正)中(?:です)?(?:。|$)",
+        # "まず既存のテストを実行して、…か確認します" (first I run …, and check whether …)
+        r"^まず",
+        r"か確認します",
     ),
     "ko": (
         r"하겠습니다",
