@@ -18,7 +18,7 @@ from coachloop.core.verdict import Evidence
 from coachloop.core.verdict import TestSummary as Summary
 from coachloop.evidence import summaries
 from coachloop.evidence import text as evidence
-from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.evidence.runners import COMPILED, NOTHING_RAN, go_counts
 
 DATA = Path(__file__).parent / "data"
 PIECES = [
@@ -81,8 +81,7 @@ def _plain_tests(text: str, low: str) -> list[Summary]:
                 continue
             used.add(line_no)
             found.append(summaries.summary(runner, m))  # the counts: not what was rewritten
-    go_ok = len(GO_OK.findall(candidates)) if candidates else 0
-    go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
+    go_ok, go_fail = go_counts(candidates) if candidates else (0, 0)
     if go_ok or go_fail:
         found.append(Summary("go", go_ok, go_fail, 0, "go test packages"))
     if not found and any(w in low for w in ("0 ", "no te")) and NOTHING_RAN.search(text):
@@ -161,7 +160,8 @@ def test_every_failure_holds_a_failure_part() -> None:
         "FAILED x", " FAIL", "error: x", "error[E0308]: y", "ERROR x", "fatal: no", "npm ERR! z",
         "✗ a", " ✕ b", "× c", "failed=2", "Traceback (most recent call last)", "could not compile",
         "BUILD FAILED", "BUILD FAILURE", "AssertionError", "a.py:3:1: error x", "Found 2 errors",
-        "make: *** [all] Error 2", "exit code 3", "exit status: 4",
+        "make: *** [all] Error 2", "exit code 3", "exit status: 4", "Type error: x",
+        "Failed to compile.", "a.ts(1,2): error TS2322: x",
     ]  # fmt: skip
     for piece in evidence._FAILURE.pieces():  # each alternative is made
         assert any(re.search(piece, m, evidence._FAILURE.flags) for m in made), piece

@@ -332,3 +332,28 @@ def test_an_answer_asked_for_in_quotes_in_italian_reaches_the_human() -> None:
 )
 def test_progress_told_in_these_forms_goes_back(text: str) -> None:
     assert _reads(text) == ("status", "continue")
+
+
+def test_a_go_package_that_failed_then_passed_on_a_rerun_was_fixed() -> None:
+    from coachloop.evidence.runners import go_counts
+
+    before_after = (
+        "--- FAIL: TestConcurrentSet (0.02s)\nFAIL\torder/internal/cache\t0.311s\n"
+        "ok  \torder/internal/cache\t0.912s\nok  \torder/internal/cache\t1.022s\n"
+        "ok  \torder/internal/order\t2.480s"
+    )
+    assert go_counts(before_after) == (2, 0)
+    # one run with a failing package, ok lines after it: still failing
+    failing = (
+        "ok  \tapp/internal/store\t0.821s\n--- FAIL: TestDelete (0.02s)\nFAIL\n"
+        "FAIL\tapp/internal/http\t0.934s\nok  \tapp/internal/jobs\t0.277s"
+    )
+    assert go_counts(failing) == (2, 2)
+    text = (
+        "Found the race in `LocalCache`.\n\n```\n$ go test ./internal/cache -race\n"
+        f"{before_after}\n```\n\nCommitted: `c4d09e1 fix(cache): pointer receivers`"
+    )
+    assert _reads(text, "the order service crashes with concurrent map writes") == (
+        "completion",
+        "deliver",
+    )

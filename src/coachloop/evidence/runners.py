@@ -53,7 +53,7 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     # cargo: "test result: ok. 37 passed; 0 failed; 0 ignored"
     ("cargo", rf"test result: (?:ok|FAILED)\. (?P<passed>{_N}) passed; (?P<failed>{_N}) failed"),
-    # go test: counted per package line, see GO_OK / GO_FAIL below
+    # go test: counted per package line, see `go_counts` below
     # mix / minitest / ExUnit: "42 tests, 0 failures" ("1 doctest, 42 tests, 0 failures")
     (
         "mix",
@@ -163,8 +163,29 @@ COMPILED: tuple[tuple[str, tuple[str, ...], Scanner], ...] = tuple(
 )
 
 # go test prints one line per package; "ok" lines pass and "FAIL" lines fail.
-GO_OK = Scanner(r"^ok\s+\S+\s+(?:[\d.]+s|\(cached\))", re.M, whole=True)
-GO_FAIL = Scanner(r"^(?:FAIL\s+\S+\s+[\d.]+s|--- FAIL: \S+)", re.M, whole=True)
+GO_PACKAGE = Scanner(r"^(ok|FAIL)\s+(\S+)\s+(?:[\d.]+s|\(cached\))", re.M, whole=True)
+GO_TEST_FAIL = Scanner(r"^--- FAIL: \S+", re.M, whole=True)
+
+
+def go_counts(lines: str) -> tuple[int, int]:
+    """(passed, failed) of go test output `lines`: "ok" package lines pass; "FAIL" package
+    lines and "--- FAIL: TestX" lines fail. A package that failed and then passed when run
+    again ("FAIL pkg", the fix, "ok pkg") was fixed: the failures before its passing re-run
+    are the "before", not the result, and each package passes once."""
+    packages = list(GO_PACKAGE.finditer(lines))
+    failed_at: dict[str, int] = {}
+    rerun = -1  # where the last passing re-run of a failed package ends
+    for m in packages:
+        if m.group(1) == "FAIL":
+            failed_at.setdefault(m.group(2), m.start())
+        elif m.group(2) in failed_at:
+            rerun = m.end()
+    last = {m.group(2): m.group(1) for m in packages}
+    passed = sum(1 for status in last.values() if status == "ok")
+    failures = [m for m in packages if m.group(1) == "FAIL" and m.start() > rerun]
+    tests = [m for m in GO_TEST_FAIL.finditer(lines) if m.start() > rerun]
+    return passed, len(failures) + len(tests)
+
 
 # Runs that executed nothing prove nothing.
 NOTHING_RAN = Scanner(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from coachloop.core.verdict import TestSummary
-from coachloop.evidence.runners import COMPILED, GO_FAIL, GO_OK, NOTHING_RAN
+from coachloop.evidence.runners import COMPILED, NOTHING_RAN, go_counts
 from coachloop.scan.lazy import LazyPattern
 
 __all__ = ["NOTHING_WORDS", "TEST_WORDS", "summary", "summary_lines", "tests_in"]
@@ -143,8 +143,7 @@ def tests_in(text: str, low: str) -> list[TestSummary]:
                 continue
             used.add(line_no)
             found.append(summary(runner, m))
-    go_ok = len(GO_OK.findall(candidates)) if candidates else 0
-    go_fail = len(GO_FAIL.findall(candidates)) if candidates else 0
+    go_ok, go_fail = go_counts(candidates) if candidates else (0, 0)
     if go_ok or go_fail:
         found.append(TestSummary("go", go_ok, go_fail, 0, "go test packages"))
     # `NOTHING_WORDS`, "0 " looked for only after a "0" (one character: a quick scan)

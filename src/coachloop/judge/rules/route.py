@@ -55,6 +55,16 @@ def _delivered_type(outcome: Outcome, on: set[str]) -> MessageType:
     return "question"
 
 
+def _last_run_fails(f: Features) -> bool:
+    """The last test run the message shows failed. Summaries are listed by runner, so the
+    last one is the last run only when one runner printed them all; go's are counted over
+    the whole message (its passing re-run after a failing one is in the same count)."""
+    runs = f.msg_evidence.tests
+    if not runs or not runs[-1].failed or runs[-1].runner in ("go", "generic"):
+        return False
+    return all(t.runner == runs[-1].runner for t in runs)
+
+
 def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Outcome:
     """The final outcome for one stop (see the module docstring)."""
     sure = sure_deliver(f, outcome)
@@ -82,8 +92,7 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
             "a completion claim that does not hold up: it calls a stand-in done",
             list(outcome.problems),
         )
-    runs = f.msg_evidence.tests
-    if f.done and runs and runs[-1].failed and any(p.kind == "failing" for p in outcome.problems):
+    if f.done and _last_run_fails(f) and any(p.kind == "failing" for p in outcome.problems):
         # the README's own case of a rejected completion: done, beside a failing run that is
         # the last one shown (a later passing run, even one only said, leaves it to the score)
         return Outcome(
