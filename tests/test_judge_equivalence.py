@@ -93,7 +93,9 @@ no longer work announced; and for predictions and asserted checks in nl, de, es,
 a Turkish "özellik tamam" as done, "I'm now updating" and fr "j'importe maintenant"
 as work under way, and it/pt answers asked for in quotes; and for ja "まず…", "…か確認します",
 "; continuing" and de "Zwischenstand", "mache mit … weiter" as work under way; and for a
-go package that failed and passed on a re-run counted as fixed)
+go package that failed and passed on a re-run counted as fixed; and for "the model is
+experiencing high traffic", zh "模型响应异常", "对话已中断" as errors and "can't both hold",
+"a … call, not mine" as blockers)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -357,3 +357,26 @@ def test_a_go_package_that_failed_then_passed_on_a_rerun_was_fixed() -> None:
         "completion",
         "deliver",
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "The model is experiencing heavy traffic right now. Please try again in a few minutes.",
+            "error",
+        ),
+        (
+            "正在整理 `service/` 下的接口……\n\n模型响应异常，本轮对话已中断。点击「重试」继续。",
+            "error",
+        ),
+        (
+            "The spec says two things that can't both hold: the PRD wants refunds with no "
+            "approval, the compliance doc wants a second approver over ₩500,000. I've built "
+            "everything up to that point. Which rule wins is a compliance call, not mine.",
+            "blocker",
+        ),
+    ],
+)
+def test_the_model_busy_or_a_contradiction_reaches_the_human(text: str, kind: str) -> None:
+    assert _reads(text) == (kind, "deliver")

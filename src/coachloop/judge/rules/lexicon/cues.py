@@ -39,7 +39,8 @@ ERROR_WORDS: Lexicon = {
         # the harness's own script failing to start ("execution error: Io(Custom { ... windows
         # sandbox: helper_unknown_error ... })")
         r"(?:script|execution) error: (?:io\(|$)|"
-        r"our servers are experiencing (?:high|heavy) (?:traffic|load)\b|"
+        r"(?:our servers are|the model is|we are|we're) experiencing (?:unusually )?(?:high|heavy) "
+        r"(?:traffic|load|demand)\b|"
         r"(?:we're|we are) having trouble connecting to the model\b|\[response interrupted\b|"
         r"response (?:was )?truncated\b|max(?:imum)? output tokens (?:reached|exceeded)\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
@@ -48,6 +49,9 @@ ERROR_WORDS: Lexicon = {
         r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
         r"wystąpił błąd)",
         r"\bdid not provide any assistant messages\b",
+        # the agent tool's own lines in Chinese: "模型响应异常，本轮对话已中断。点击「重试」继续。"
+        r"模型(?:响应|返回|服务)(?:异常|出错|失败)",
+        r"(?:本轮)?对话已(?:中断|终止)",
         # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
         # through my credits for today" (a service the task uses says whose: "the key's")
         r"\bout of (?:prompt|flow(?: action)?|premium|fast|user) (?:credits|requests)\b",
@@ -152,6 +156,10 @@ BLOCKED_SURE: Lexicon = {
         r"\bcan(?:no|')?t (?:[\w-]+ ){1,6}until (?:\w+ ){0,3}(?:is|are|gets?|has been|have been) "
         r"(?:added|restored|fixed|granted|back|available|topped up|renewed|reset)\b",
         r"\byou haven'?t granted\b",
+        # contradictory requirements: "two things that can't both hold", "which rule wins ...
+        # is a product/compliance call, not mine"
+        r"\bcan'?t both (?:hold|be true|apply|be met)\b",
+        r"\b(?:call|decision),? not mine\b",
         r"\brequested permissions? to\b",
         # not a number going down ("errors are down from 47 to 12")
         r"\b(?:is|are) (?:down|unreachable|unavailable|offline)\b(?! (?:from|to|by)\b)",
