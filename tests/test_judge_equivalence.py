@@ -95,7 +95,8 @@ as work under way, and it/pt answers asked for in quotes; and for ja "まず…"
 "; continuing" and de "Zwischenstand", "mache mit … weiter" as work under way; and for a
 go package that failed and passed on a re-run counted as fixed; and for "the model is
 experiencing high traffic", zh "模型响应异常", "对话已中断" as errors and "can't both hold",
-"a … call, not mine" as blockers)
+"a … call, not mine" as blockers; and for zh "开始改 …", "先看一下 …" and ja "…に着手します"
+as work under way, and zh "你选一个，我就开始" as a request)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -380,3 +380,23 @@ def test_a_go_package_that_failed_then_passed_on_a_rerun_was_fixed() -> None:
 )
 def test_the_model_busy_or_a_contradiction_reaches_the_human(text: str, kind: str) -> None:
     assert _reads(text) == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "依赖装好了，开始改 `crawler/store.py`，把 SQLite 换成 PostgreSQL。",
+        "先看一下 `PaymentController` 里回调的调用链，再决定怎么加幂等。",
+        "タスク 4 に着手します。まず `OrderRepository` のインターフェースを定義します。",
+    ],
+)
+def test_work_announced_in_chinese_and_japanese_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")
+
+
+def test_a_chinese_choice_the_next_step_waits_on_reaches_the_human() -> None:
+    text = (
+        "这两个接口用 GraphQL 实现都不自然。\n\n可选方案：\n1. 其余接口改 GraphQL，上传保留 REST\n"
+        "2. 全部改 GraphQL\n\n我建议方案 1。你选一个，我就开始改。"
+    )
+    assert _reads(text) == ("question", "deliver")

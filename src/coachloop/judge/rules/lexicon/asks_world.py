@@ -70,7 +70,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"等(?:待)?(?:你|您)的(?:确认|回复|决定)",
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
         # "once you confirm / choose, I'll go on": the next step waits on the human
-        r"(?:你|您)(?:确认|决定|选择|选定|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
+        r"(?:你|您)(?:确认|决定|选择|选定|选一个|选个|挑一个|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
         # the step named after the place it runs in: "你确认后我就在生产执行" (on production)
         r"(?:你|您)(?:确认|同意|批准)后我(?:再|就|会|将)[^。，,\n]{0,8}?(?:执行|操作|部署|上线|删除|运行)",
         # the same without the subject, when what is confirmed is the plan put to the human:

@@ -25,6 +25,10 @@ ONGOING_WORLD: Lexicon = {
         r"接着(?:改|做|处理|迁移|写)",
         r"先从",
         r"然后(?:再)?(?:跑|运行|执行)(?![了过])",
+        # "开始改 `pipelines.py`", "先看一下 … 再决定" (the agent's own next step; not "您先看一下",
+        # the human asked to look)
+        r"开始(?:改|写|做|修|处理|实现|迁移|排查)",
+        r"(?<![您你])先看(?:一下|看)?",
     ),
     "ja": (
         r"しましょう",
@@ -50,6 +54,7 @@ ONGOING_WORLD: Lexicon = {
         r"(?:編集|作業|実行|調査|実装|対応|修正)中(?:です)?(?:。|$)",
         # "まず既存のテストを実行して、…か確認します" (first I run …, and check whether …)
         r"^まず",
+        r"に着手します",  # "タスク 3 に着手します" (I start on task 3)
         r"か確認します",
     ),
     "ko": (
