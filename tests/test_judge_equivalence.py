@@ -96,7 +96,9 @@ as work under way, and it/pt answers asked for in quotes; and for ja "まず…"
 go package that failed and passed on a re-run counted as fixed; and for "the model is
 experiencing high traffic", zh "模型响应异常", "对话已中断" as errors and "can't both hold",
 "a … call, not mine" as blockers; and for zh "开始改 …", "先看一下 …" and ja "…に着手します"
-as work under way, and zh "你选一个，我就开始" as a request)
+as work under way, and zh "你选一个，我就开始" as a request; and for Czech hedges, claims,
+checks asserted and work under way, Turkish "bildirirseniz" requests and "artık … lazım",
+and more ru/uk predictions)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

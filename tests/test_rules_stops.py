@@ -400,3 +400,43 @@ def test_a_chinese_choice_the_next_step_waits_on_reaches_the_human() -> None:
         "2. 全部改 GraphQL\n\n我建议方案 1。你选一个，我就开始改。"
     )
     assert _reads(text) == ("question", "deliver")
+
+
+# From the validation set blind34 (ru, uk, pl, tr, cs projects).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SMS başlığı onay bekliyor, benim yapabileceğim bir şey yok. Onaylanınca haber "
+        "verirseniz değişkeni güncelleyip tekrar denerim.",
+        "Planı hazırladım. Yıllık indirim oranını bulamadım; oranı bildirirseniz uygulamaya "
+        "başlayacağım.",
+    ],
+)
+def test_turkish_requests_the_next_step_waits_on_reach_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hotovo, platby teď správně přecházejí do stavu PAID. Testy prošly a na sandboxu jsem "
+        "to ověřil.",
+        "Oprava je hotová. Mělo by to fungovat i při opožděné notifikaci.",
+        "Я оновив Dockerfile. Збірка має пройти без помилок.",
+        "Настроил cert-manager. Сертификат должен выпуститься в течение пары минут.",
+        "Taşma hatasını giderdim. Artık küçük ekranlarda da sorun çıkmaması lazım.",
+    ],
+)
+def test_czech_and_other_hedged_or_asserted_claims_go_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Nejdřív si projdu `CartService.php` a testy košíku, ať vím, kde se počítá DPH.",
+        "Návrh mám v `docs/packeta.md`. Přepínám do Code mode a začínám widgetem v košíku.",
+    ],
+)
+def test_czech_work_under_way_goes_back(text: str) -> None:
+    assert _reads(text) == ("status", "continue")

@@ -196,6 +196,10 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bonayınızı bekliyorum\b",
         r"\b\w+(?:manız|meniz) gerek(?:iyor|ir|ecek)\b",  # "you need to ..."
         r"\bonaylarsanız\b",  # "if you approve, ..."
+        # "Oranı bildirirseniz … başlayacağım", "Onaylanınca haber verirseniz … tekrar denerim":
+        # if you tell me (the rate, when it is approved), I go on
+        r"\b(?:haber verirseniz|haber verirsen|bildirirseniz|bildirirsen|iletirseniz|"
+        r"paylaşırsanız|gönderirseniz|seçerseniz|seçersen)\b",
     ),
     "pl": (
         # the next step gated on the human's approval or choice: "jak tylko zatwierdzisz, zacznę"

@@ -34,7 +34,8 @@ HEDGE_WORLD: Lexicon = {
         r"(?:될|않을) (?:거예요|겁니다|거에요)",  # "… 리다이렉트될 거예요" (it will …): the same, plainer
     ),
     "ru": (
-        r"\bдолж(?:ен|на|но|ны) (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть|стать)",
+        r"\bдолж(?:ен|на|но|ны) (?:\w+ )?(?:работать|заработать|пройти|исчезнуть|решить|быть|стать|"
+        r"выпуститься|появиться|обновиться|примениться|собраться|запуститься)",
         r"\bтеперь (?:\w+ ){0,3}долж(?:ен|на|но|ны)\b",  # "now ... should ...": a prediction
         r"\bдолж(?:ен|на|но|ны) (?:теперь|уже)\b",
         r"\bскорее всего\b",
@@ -44,7 +45,8 @@ HEDGE_WORLD: Lexicon = {
         r"\bнадеюсь\b",
     ),
     "uk": (
-        r"\bмає (?:\w+ )?(?:працювати|запрацювати)",
+        r"\bмає (?:\w+ )?(?:працювати|запрацювати|пройти|зменшитись|зменшитися|з'явитися|"
+        r"спрацювати|зникнути)",
         r"\bповинн[оаі]\b",
         r"\bтепер (?:\w+ ){0,3}(?:має|мають|повинн\w*)\b",  # "now ... should ..."
         r"\bмабуть\b",
@@ -66,7 +68,20 @@ HEDGE_WORLD: Lexicon = {
     ),
     "vi": (r"\bcó lẽ\b", r"\bsẽ hoạt động\b", r"\bchắc là\b"),
     "id": (r"\b(?:se)?harusnya\b", r"\bakan menghasilkan\b", r"\bmungkin\b", r"\bsaya rasa\b"),
-    "tr": (r"\bolmalı\b", r"\bmuhtemelen\b", r"\bçalışmalı\b", r"\bçalışması gerek(?:ir|iyor)\b"),
+    "tr": (
+        r"\bolmalı\b",
+        r"\bmuhtemelen\b",
+        r"\bçalışmalı\b",
+        r"\bçalışması gerek(?:ir|iyor)\b",
+        # "Artık küçük ekranlarda da sorun çıkmaması lazım" (now ... should not ...)
+        r"\bartık [^.\n]{0,60}\b\w+(?:ması|mesi|maması|memesi) lazım\b",
+    ),
+    # Czech: "mělo by fungovat" (should work), "pravděpodobně", "myslím, že"
+    "cs": (
+        r"\bměl[aoy]? by (?:\w+ )?(?:fungovat|projít|být|zmizet|vyřešit)\b",
+        r"\bpravděpodobně\b",
+        r"\bmyslím,? že\b",
+    ),
     "pl": (
         r"\bpowin(?:no|ien|na|ny) (?:\w+ )?(?:działać|być|przechodzić)",
         r"\bpowin(?:no|ien|na|ny|ni) (?:się )?teraz\b",  # "should now ...": a prediction
@@ -177,6 +192,7 @@ DONE_WORLD: Lexicon = {
     ),
     # "klaar", "opgelost", "afgerond", "bijgewerkt" (done, fixed, finished, updated)
     "nl": (r"\b(?:klaar|opgelost|afgerond|voltooid|bijgewerkt|toegevoegd|geïmplementeerd)\b",),
+    "cs": (r"\bhotovo\b", r"\b(?:dokončen|opraven|implementován|nasazen)[oaáé]\b", r"\búspěšně\b"),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
     # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"
     "ar": (r"انتهيت من", r"تم (?:إصلاح|إضافة|تنفيذ|تحديث|إنشاء|حل)", r"اكتمل(?:ت)?", r"بنجاح"),
@@ -240,6 +256,11 @@ ASSERTED_WORLD: Lexicon = {
         r"\btüm testler (?:geçti|geçiyor|başarılı)\b",
         r"\b(?:test edildi|doğrulandı)\b",
         r"\bsorunsuz çalışıyor\b",
+    ),
+    "cs": (
+        r"\b(?:všechny )?testy (?:prošly|procházejí)\b",
+        r"\b(?:ověřil|otestoval)[ai]? jsem\b",
+        r"\bfunguje (?:správně|bez problémů)\b",
     ),
     "pl": (
         r"\bwszystkie testy (?:przechodzą|przeszły)\b",

@@ -153,6 +153,14 @@ ONGOING_WORLD: Lexicon = {
         r"\b(?:robię|zajmę się|biorę się za) (?:to |tym )?(?:teraz|zaraz)\b",
     ),
     "nl": (r"\bik \w+ nu\b", r"\bnu ga ik\b", r"\bik ga (?:nu )?\w+\b", r"\bga ik verder\b"),
+    # Czech: "pokračuju na …", "Nejdřív si projdu …", "Přepínám do Code mode a začínám …"
+    "cs": (
+        r"\bpokračuj(?:u|i|eme)\b",
+        r"^nejdřív\b",
+        r"\bzačínám\b",
+        r"\bpřepínám\b",
+        r"\bteď (?:\w+ )?(?:udělám|opravím|přidám|spustím|projdu)\b",
+    ),
     # Devanagari's vowel signs are not word characters: plain substrings
     # "…ता हूँ" is "I do …", but "कर सकता हूँ" is "I can do" (an offer) and "चाहता हूँ" "I want"
     "hi": (
