@@ -440,3 +440,11 @@ def test_czech_and_other_hedged_or_asserted_claims_go_back(text: str) -> None:
 )
 def test_czech_work_under_way_goes_back(text: str) -> None:
     assert _reads(text) == ("status", "continue")
+
+
+def test_dutch_ready_is_not_a_claim_of_done() -> None:
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    assert not Features(Message("De release staat klaar voor review.")).done
+    assert Features(Message("De bug in de export is opgelost.")).done

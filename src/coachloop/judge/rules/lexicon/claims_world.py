@@ -190,8 +190,10 @@ DONE_WORLD: Lexicon = {
         r"\btamamdır\b",
         r"\b(?:özellik|iş|görev|hepsi) tamam\b",  # "özellik tamam" (the feature is done)
     ),
-    # "klaar", "opgelost", "afgerond", "bijgewerkt" (done, fixed, finished, updated)
-    "nl": (r"\b(?:klaar|opgelost|afgerond|voltooid|bijgewerkt|toegevoegd|geïmplementeerd)\b",),
+    # "opgelost", "afgerond", "voltooid" (fixed, finished, completed); not "klaar", which is
+    # as often "ready" (waiting on someone: "staat klaar voor review"), nor "bijgewerkt",
+    # "toegevoegd", which, like the French "ajoutées", also say what is found in place
+    "nl": (r"\b(?:opgelost|afgerond|voltooid)\b",),
     "cs": (r"\bhotovo\b", r"\b(?:dokončen|opraven|implementován|nasazen)[oaáé]\b", r"\búspěšně\b"),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
     # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"
