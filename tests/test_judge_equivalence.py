@@ -98,7 +98,9 @@ experiencing high traffic", zh "模型响应异常", "对话已中断" as errors
 "a … call, not mine" as blockers; and for zh "开始改 …", "先看一下 …" and ja "…に着手します"
 as work under way, and zh "你选一个，我就开始" as a request; and for Czech hedges, claims,
 checks asserted and work under way, Turkish "bildirirseniz" requests and "artık … lazım",
-and more ru/uk predictions)
+and more ru/uk predictions; and for Codex's "unexpected status 502" as an error, "as
+confirmed" and "we're keeping" no longer a check asserted or work under way, a docs lint as
+fitting evidence of a docs task, and "Connect to the VPN and I'll …" as a request)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

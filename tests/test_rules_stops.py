@@ -220,7 +220,7 @@ def test_requests_and_harness_failures_read_as_sure_deliveries(text: str) -> Non
     [
         "Sedang menulis test untuk modul pembayaran (`tests/test_bayar.py`). Sudah 5 kasus.",
         "✦ أقرأ الآن ملفات الإعدادات لفهم كيف يُحمَّل المفتاح قبل تعديل الواجهة.",
-        "Training chal raha hai, loss gir raha hai. Pura run ke baad metrics compare karunga.",
+        "Dry run ho gaya, loss gir raha hai. Pura run ke baad metrics compare karunga.",
         "`internal/auth` 테스트는 통과했고, 이제 세션 저장소 이전 작업 들어갑니다.",
         "単体テストは通りました。次は `src/io.rs` を編集中。",
     ],
@@ -448,3 +448,48 @@ def test_dutch_ready_is_not_a_claim_of_done() -> None:
 
     assert not Features(Message("De release staat klaar voor review.")).done
     assert Features(Message("De bug in de export is opgelost.")).done
+
+
+# From the validation set blind36 (whole turns, reports, approvals of risky steps).
+def test_codex_own_failed_request_line_is_an_error() -> None:
+    text = "Je lance maintenant la suite complète.\n\n■ unexpected status 502 Bad Gateway: <html>"
+    assert _reads(text) == ("error", "deliver")
+
+
+def test_an_approved_step_done_with_its_output_is_a_completion() -> None:
+    text = (
+        "Deleted the expired rows as confirmed:\n\n```\nshop=> DELETE FROM sessions WHERE "
+        "created_at < now() - interval '90 days';\nDELETE 5311\nshop=> SELECT count(*) FROM "
+        "sessions WHERE created_at < now() - interval '90 days';\n count\n-------\n     0\n```\n\n"
+        "5,311 rows removed; the EU rows, which we're keeping, are untouched."
+    )
+    assert _reads(text, "retention is 90 days, keep EU rows. go ahead") == ("completion", "deliver")
+
+
+def test_a_docs_task_with_its_spec_linted_is_a_completion() -> None:
+    text = (
+        "Documentación actualizada.\n\n- `docs/api/envios.md`: nuevos endpoints\n- `openapi/envios.yaml`"
+        ": esquema `Envio`\n\n```\n$ npx @redocly/cli lint openapi/envios.yaml\nWoohoo! Your API "
+        "description is valid. 🎉\n```"
+    )
+    assert _reads(text, "documenta los endpoints de envíos") == ("completion", "deliver")
+
+
+def test_connect_to_the_vpn_and_i_will_rerun_reaches_the_human() -> None:
+    text = (
+        "`mvn verify` can't resolve internal artifacts: the host only resolves on the corporate "
+        "VPN. Connect to the VPN and I'll rerun the build."
+    )
+    assert _reads(text)[1] == "deliver"
+
+
+def test_an_offer_or_a_yes_awaited_in_hinglish_or_indonesian_is_not_work_announced() -> None:
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    for text in (
+        "Agar chaho to main retry logic bhi fix karunga.",
+        "Production me purana version chal raha hai.",
+        "Kalau setuju, saya jalankan migrasinya sekarang.",
+    ):
+        assert not Features(Message(text)).ongoing_any, text

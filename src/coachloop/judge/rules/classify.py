@@ -166,7 +166,10 @@ def _claim_problems(
     target = off_target(ev, f.msg.code_blocks, f.msg.text, f.closing_offer)
     if target:
         problems.append(Problem(kind="off_target", detail=target))
-    if _lint_only(ev) and not (task.lint or ev.tests or ev.commits or ev.pull_requests):
+    # a lint of the documents is fitting evidence when the task is about documents
+    if _lint_only(ev) and not (
+        task.lint or task.docs or ev.tests or ev.commits or ev.pull_requests
+    ):
         problems.append(
             Problem(
                 kind="off_target",

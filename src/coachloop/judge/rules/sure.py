@@ -151,7 +151,8 @@ _REQUEST = LazyPattern(
     r"(?:[-*•] |\d+[.)] )?(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|"
     r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|"
     r"provide|generate|rotate|swap|"
-    r"invite|unlock|log ?in|log out|sign in|reply|respond|answer|say|run)\b"
+    r"invite|unlock|log ?in|log out|sign in|reply|respond|answer|say|run|connect|plug in|"
+    r"turn on|switch on|join)\b"
 )
 # "please" anywhere before it; not "if it fails, please let me know and I'll look" (help
 # offered, nothing waited on)

@@ -112,7 +112,8 @@ ASSERTED: Lexicon = {
         r"\btests? (?:are |were )?(?:written and )?(?:passing|pass|green)\b",
         r"\btested (?:it|and|locally|"
         r"successfully|thoroughly|manually|end-to-end)\b",
-        r"\b(?:verified|confirmed)\b",
+        # not "as confirmed" (as the human confirmed: the approval, not a check)
+        r"\b(?<!as )(?:verified|confirmed)\b",
         r"\bworks? (?:perfectly|correctly|great|fine|as expected|now|end-to-end)\b",
         r"\beverything (?:works|is working|passes|is green)\b",
         r"\b(?:working|runs?) (?:correctly|"

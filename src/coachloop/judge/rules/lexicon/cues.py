@@ -36,6 +36,8 @@ ERROR_WORDS: Lexicon = {
         r"the llm did not conform to the edit format\b|an? (?:unknown|internal|unexpected) error "
         r"(?:has )?occurred\b|(?:\d{3} )?insufficient (?:balance|credits?)\b|"
         r"execution failed: \d{3}\b|got status: \d{3}\b|cascade error\b|"
+        # Codex CLI's own line when its model request fails ("■ unexpected status 502 Bad Gateway")
+        r"unexpected status \d{3}\b|"
         # the harness's own script failing to start ("execution error: Io(Custom { ... windows
         # sandbox: helper_unknown_error ... })")
         r"(?:script|execution) error: (?:io\(|$)|"

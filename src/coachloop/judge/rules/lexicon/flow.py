@@ -28,7 +28,7 @@ ONGOING: Lexicon = {
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         # not "the workaround we're using" (a state), not "tree-shaking now works"
-        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?:now |still )?(?!using\b)\w+ing\b",
+        r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?:now |still )?(?!using\b|keeping\b)\w+ing\b",
         r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",

@@ -132,9 +132,9 @@ ONGOING_WORLD: Lexicon = {
         # not "lalu jalankan" (then run): without a subject it asks the human as often
         r"\bsaya (?:sedang|lagi)\b",
         r"\bberikutnya\b",  # "next", as "selanjutnya"
-        # "Sedang menulis test …" (writing tests now), subjectless as agents write it
+        # "Sedang menulis test …" (writing tests now), subjectless as agents write it; not "saya
+        # jalankan sekarang", which waits on a yes as often ("kalau setuju, saya jalankan sekarang")
         r"^sedang (?:menulis|membuat|memperbaiki|menjalankan|mengerjakan|membaca|menguji)\b",
-        r"\bsaya (?:perbaiki|kerjakan|cek|jalankan)\b[^.\n]{0,40}\bsekarang\b",
     ),
     "tr": (
         r"\bşimdi\b",
@@ -171,9 +171,11 @@ ONGOING_WORLD: Lexicon = {
         r"ूँगा",
         r"ूँगी",
         r"अब ",
-        # the same in Hinglish: "Dry run chal raha hai", "… compare karunga"
-        r"\b(?:chal|kar|likh|dekh|bana|padh) (?:raha|rahi) (?:hai|hoon|hun|hu)\b",
-        r"\b\w+ kar(?:unga|ungi|enge)\b",
+        # the same in Hinglish: "main check kar raha hoon", "ab … compare karunga"; not "chal raha
+        # hai" (a state: "production me purana version chal raha hai"), nor a bare "karunga",
+        # which offers as often ("agar chaho to main fix karunga")
+        r"\b(?:kar|likh|dekh|bana|padh) (?:raha|rahi) (?:hoon|hun|hu)\b",
+        r"\b(?:ab|abhi|pehle|phir|baad)\b[^.?\n]{0,60}\bkar(?:unga|ungi|enge)\b",
     ),
     # "I will" + a verb of work: the future prefix "سأ" alone would also begin "سأل" (asked)
     "ar": (
