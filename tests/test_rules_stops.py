@@ -422,7 +422,6 @@ def test_turkish_requests_the_next_step_waits_on_reach_the_human(text: str) -> N
         "Hotovo, platby teď správně přecházejí do stavu PAID. Testy prošly a na sandboxu jsem "
         "to ověřil.",
         "Oprava je hotová. Mělo by to fungovat i při opožděné notifikaci.",
-        "Я оновив Dockerfile. Збірка має пройти без помилок.",
         "Настроил cert-manager. Сертификат должен выпуститься в течение пары минут.",
         "Taşma hatasını giderdim. Artık küçük ekranlarda da sorun çıkmaması lazım.",
     ],

@@ -27,7 +27,8 @@ ONGOING_WORLD: Lexicon = {
         r"然后(?:再)?(?:跑|运行|执行)(?![了过])",
         # "开始改 `pipelines.py`", "先看一下 … 再决定" (the agent's own next step; not "您先看一下",
         # the human asked to look)
-        r"开始(?:改|写|做|修|处理|实现|迁移|排查)",
+        # not "（您确认）后我就开始改" (a start that waits on a condition)
+        r"(?<![就再才后])开始(?:改|写|做|修|处理|实现|迁移|排查)",
         r"(?<![您你])先看(?:一下|看)?",
     ),
     "ja": (
