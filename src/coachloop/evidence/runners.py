@@ -173,12 +173,12 @@ def go_counts(lines: str) -> tuple[int, int]:
     again ("FAIL pkg", the fix, "ok pkg") was fixed: the failures before its passing re-run
     are the "before", not the result, and each package passes once."""
     packages = list(GO_PACKAGE.finditer(lines))
-    failed_at: dict[str, int] = {}
+    failed: set[str] = set()
     rerun = -1  # where the last passing re-run of a failed package ends
     for m in packages:
         if m.group(1) == "FAIL":
-            failed_at.setdefault(m.group(2), m.start())
-        elif m.group(2) in failed_at:
+            failed.add(m.group(2))
+        elif m.group(2) in failed:
             rerun = m.end()
     last = {m.group(2): m.group(1) for m in packages}
     passed = sum(1 for status in last.values() if status == "ok")

@@ -11,7 +11,13 @@ from coachloop.evidence import harness
 from coachloop.evidence.text import extract
 from coachloop.judge.rules import ending
 from coachloop.judge.rules import lexicon as lx
-from coachloop.judge.rules.text import Message, cut_in_code, last_word, open_code_span
+from coachloop.judge.rules.text import (
+    QUESTION_MARKS,
+    Message,
+    cut_in_code,
+    last_word,
+    open_code_span,
+)
 from coachloop.scan import Scanner
 from coachloop.scan.index import non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -74,8 +80,6 @@ _RHETORICAL = LazyPattern(
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
 )
-# the full-width one (Chinese, Japanese) and the Arabic one (also Persian, Urdu)
-_QUESTION_MARKS = ("?", "？", "؟")
 _OR_CHOICE = LazyPattern(
     r",? or |\b(?:oder|o|ou|oppure|или|або|atau|veya|lub|albo)\b|还是|或者|または|それとも|아니면",
     re.I,
@@ -193,17 +197,17 @@ class Features:
         sentences = self.msg.sentences
         found: list[str] = []
         prose = self.msg.prose
-        if "?" not in prose and "¿" not in prose and "？" not in prose and "؟" not in prose:
+        if "¿" not in prose and not any(map(prose.__contains__, QUESTION_MARKS)):
             return found  # every question sentence holds one of them
         for i, raw in enumerate(sentences):
             s = raw.rstrip("*_ )")
-            if not (s.endswith(_QUESTION_MARKS) or s.startswith("¿")):
+            if not (s.endswith(QUESTION_MARKS) or s.startswith("¿")):
                 continue
             if (
                 i == 0
                 and len(sentences) > 2
                 and _RHETORICAL.match(s)
-                and not sentences[-1].endswith(_QUESTION_MARKS)
+                and not sentences[-1].endswith(QUESTION_MARKS)
             ):
                 continue  # "Why was it slow? Because ..." answers itself
             found.append(s)

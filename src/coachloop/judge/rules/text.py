@@ -53,6 +53,9 @@ _SENTENCE_END = LazyPattern(r"\s(?:(?<=[.!?…؟]\s)\s*|(?<=\n)\n*)")
 # after it: read only on prose that holds one (a lookbehind is tried at every character).
 _SENTENCE_END_CJK = LazyPattern(_SENTENCE_END.source + r"|(?<=[。！？])\s*")
 _CJK_STOPS = ("。", "！", "？")
+# A question ends on one of these: the full-width one (Chinese, Japanese) and the Arabic one
+# (also Persian, Urdu) besides "?".
+QUESTION_MARKS = ("?", "？", "؟")
 _PARAGRAPH = LazyPattern(r"\n[ \t]*\n")
 _QUOTE_OPENERS = ('"', "“", "«", "„")
 

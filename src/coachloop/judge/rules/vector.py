@@ -20,6 +20,7 @@ from coachloop.judge.rules.specifics import DESCRIPTIONS as _SPECIFIC
 from coachloop.judge.rules.specifics import specific_signals
 from coachloop.judge.rules.sure import repetitive
 from coachloop.judge.rules.task import prompt_kind
+from coachloop.judge.rules.text import QUESTION_MARKS
 from coachloop.scan import Scanner
 from coachloop.scan.index import Words, non_ascii, words_of_part
 from coachloop.scan.lazy import LazyPattern
@@ -230,7 +231,7 @@ def signals(f: Features, item: JudgeInput, outcome: Outcome) -> set[str]:
         "ends_colon": _last_line(msg.prose).rstrip("*_ ").endswith((":", "：")),
         "ends_command": text.rstrip().endswith("```")
         and _last_fence_lang(text) in _SHELL_FENCE_END,
-        "question_end": "?" in tail or "？" in tail or "؟" in tail,
+        "question_end": any(map(tail.__contains__, QUESTION_MARKS)),
         "offer_end": any(f.is_offer(q) for q in f.questions[-2:]),
         "asks": f.asks,
         "appeals": f.appeals,

@@ -20,8 +20,8 @@ ERROR_WORDS: Lexicon = {
         r"reconnecting\.\.\.|connection (?:lost|closed|error)|server error|error code:? \d{3}|"
         r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
-        r"resource_exhausted|model is (?:currently |temporarily )?overloaded|too many requests|"
-        r"request timed out|prompt is too long|throttlingexception|"
+        r"resource_exhausted|too many requests|request timed out|prompt is too long|"
+        r"throttlingexception|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
         # limit or login, the conversation too long, the request cut off (one pattern with
         # the lines above: one search at the line starts)

@@ -103,8 +103,6 @@ ONGOING_WORLD: Lexicon = {
         r"\bseguindo com\b",
     ),
     "it": (
-        r"\bora (?!(?:stimo|penso|credo|vedo|so|ho|sono|tutto|questo|quello|solo|meno|nuovo|"
-        r"corretto|pronto)\b)(?:\w+o|procedo)\b",
         r"\bprocedo\b",
         r"\bvado a\b",
         r"\blasciami\b",
