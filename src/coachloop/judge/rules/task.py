@@ -100,9 +100,9 @@ def is_question_prompt(prompt: str | None) -> bool:
     return asks and not _TASK_REQUEST.search(text)
 
 
-PROMPT_QUESTION = lx.compile_lexicon(lx.cues.PROMPT_QUESTION)
-PROMPT_TASK = lx.compile_lexicon(lx.cues.PROMPT_TASK, indexed=False)
-PROMPT_ERROR = lx.lexicon_regex(lx.cues.PROMPT_ERROR)
+PROMPT_QUESTION = lx.compile_lexicon(lx.prompts.PROMPT_QUESTION)
+PROMPT_TASK = lx.compile_lexicon(lx.prompts.PROMPT_TASK, indexed=False)
+PROMPT_ERROR = lx.lexicon_regex(lx.prompts.PROMPT_ERROR)
 
 
 def prompt_kind(prompt: str | None) -> tuple[bool, bool, bool]:

@@ -14,6 +14,7 @@ from coachloop.judge.rules.lexicon import (
     claims_world,
     cues,
     flow,
+    prompts,
     trouble,
     trouble_world,
     world,
@@ -59,4 +60,5 @@ __all__ = [
     "compile_lexicon",
     "cues",
     "lexicon_regex",
+    "prompts",
 ]
