@@ -100,7 +100,11 @@ as work under way, and zh "你选一个，我就开始" as a request; and for Cz
 checks asserted and work under way, Turkish "bildirirseniz" requests and "artık … lazım",
 and more ru/uk predictions; and for Codex's "unexpected status 502" as an error, "as
 confirmed" and "we're keeping" no longer a check asserted or work under way, a docs lint as
-fitting evidence of a docs task, and "Connect to the VPN and I'll …" as a request)
+fitting evidence of a docs task, and "Connect to the VPN and I'll …" as a request; and for
+"paste the … output here", "tell me … and I'll", "give me the go-ahead", a request after the
+place it is done in, ru/uk/vi/ja requests, Copilot's "response hit the length limit", an SDK's
+"AI_APICallError", a harness line after a block left open, zh cut-offs on 是/在, de/es/fr
+blockers, German "Doku" as a docs task, and a command's own "✔ …" line as no hedge)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

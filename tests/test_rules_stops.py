@@ -193,3 +193,103 @@ def test_a_result_told_is_not_work_announced(text: str) -> None:
 )
 def test_a_finished_answer_stays_a_completion(text: str, prompt: str) -> None:
     assert _reads(text, prompt) == ("completion", "deliver")
+
+
+# The forms the validation sets `blind38` and `blind39` showed (written here anew).
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        # the IDE's or SDK's own line, after narrated work; one after a block left open
+        (
+            "Writing the migration for `invoices` now.\n\nThe model you've selected is "
+            "experiencing a high volume of traffic. Try changing the model and re-running.",
+            "error",
+        ),
+        (
+            "Updating the reducers next.\n\nSorry, the response hit the length limit. Please "
+            "rephrase your prompt.",
+            "error",
+        ),
+        (
+            "Here is the hook:\n\n```ts\nexport function useCart() {\n  const [items, setItems] = "
+            "useState(\n\nThe model's response exceeded the maximum output length. Try breaking "
+            "the task into smaller steps.",
+            "error",
+        ),
+        (
+            "Let me look at the schema first.\n\nAI_APICallError: Overloaded\n    at run "
+            "(/usr/lib/opencode:1:2211)\n  statusCode: 529",
+            "error",
+        ),
+        ("我看了 `store/index.ts`，重复渲染的原因是", "error"),
+        # a request that names where to do it, before the agent's next step
+        (
+            "Refunds fail: the restricted key has no refund scope. In the Stripe dashboard "
+            "(Developers → API keys) either give that key refund rights or put a full test key "
+            "in `.env`, then I'll rerun the suite.",
+            "question",
+        ),
+        # a requirement clash, an owner-only setting, no other access
+        (
+            "Die zwei Tickets widersprechen sich: eins will Gastdaten nach 30 Tagen löschen, das "
+            "andere die Lieferadresse zehn Jahre behalten. Das muss jemand fachlich klären.",
+            "blocker",
+        ),
+        (
+            "La subida a Play falla con 403. Esto solo lo puede cambiar el propietario de la "
+            "cuenta en Play Console; cuando esté, vuelvo a subir el build.",
+            "blocker",
+        ),
+        (
+            "Je ne peux pas me connecter au VPS : la clé n'est pas autorisée et je n'ai pas "
+            "d'autre accès. Une fois la clé ajoutée, je relance le déploiement.",
+            "blocker",
+        ),
+    ],
+)
+def test_harness_lines_and_blockers_of_the_later_sets(text: str, kind: str) -> None:
+    assert _reads(text) == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The job dies before upload and its log is cut. Run `make e2e CI=1` locally and paste "
+        "the complete output here:\n\n```\nmake e2e CI=1 2>&1 | tee e2e.log\n```",
+        "Both `main` and `release` take PRs here and the docs don't say which. Tell me the "
+        "target branch and I'll open it.",
+        "The script deletes 230 rows in production. Check `to_delete.csv` and give me the "
+        "go-ahead before I run it.",
+        "Воркер не стартует после деплоя. Виконай на сервері й скинь вивід:\n\n```\n"
+        "systemctl status worker\n```",
+        "Есть два пути: переписать модуль целиком или обернуть старый API. Выбери вариант, и "
+        "я начну.",
+        "Можна через CSS-змінні або через `dark:` класи. Обери варіант, і я почну.",
+        "Mình chưa tái hiện được lỗi. Bạn gửi mình file log lúc lỗi và tên máy in nhé.",
+        "方針は A（一括移行）と B（段階移行）の2つです。どちらにするか決めてください。",
+    ],
+)
+def test_requests_of_the_later_sets_reach_the_human(text: str) -> None:
+    assert _reads(text)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Die Doku ist fertig: `docs/api/export.md` mit Beispielen, `openapi.yaml` ergänzt.\n\n"
+            "```\n$ npx @redocly/cli lint openapi.yaml\nWoohoo! Your API description is valid. 🎉"
+            "\n```",
+            "schreib die Doku für den Export-Endpunkt",
+        ),
+        # a command's own check line holds "should"; the agent's words do not hedge
+        (
+            "Upgraded to SDK 52.\n\n```\n$ npx expo-doctor\n```\n✔ Check dependencies for "
+            "packages that should not be installed directly\n✔ Check Expo config\n\n```\n$ npm "
+            "test\nTests: 88 passed, 88 total\n```",
+            "upgrade expo to sdk 52",
+        ),
+    ],
+)
+def test_finished_answers_of_the_later_sets_stay_completions(text: str, prompt: str) -> None:
+    assert _reads(text, prompt) == ("completion", "deliver")

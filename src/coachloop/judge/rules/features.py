@@ -111,6 +111,9 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
     return quotes
 
 
+_TOOL_MARKS = ("✔", "✖")
+
+
 @dataclass(frozen=True)
 class Features:
     """Lazily computed reading of one message."""
@@ -143,9 +146,11 @@ class Features:
 
     @lazy
     def hedges(self) -> list[str]:
-        # "Tests not run (documentation only)" is a fair statement, not doubt.
+        # "Tests not run (documentation only)" is a fair statement, not doubt; a line a
+        # command printed with its heavy check or cross ("✔ Check ... packages that should
+        # not be installed directly", expo-doctor's) is the tool's words, not the agent's.
         quotes = _quote_of(HEDGE, self.msg.prose, self.msg.low_prose)
-        return [q for q in quotes if not _DOCS_ONLY.search(q)]
+        return [q for q in quotes if not _DOCS_ONLY.search(q) and not q.startswith(_TOOL_MARKS)]
 
     @lazy
     def asserted(self) -> list[str]:

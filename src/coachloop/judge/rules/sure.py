@@ -100,6 +100,14 @@ def _error_closing(low_prose: str) -> bool:
     )
 
 
+def _open_fence(f: Features) -> bool:
+    """The text ends inside a fenced block it left open: the harness's line that cut the
+    reply off ("The model's response exceeded the maximum output length.") is read as
+    code, so the prose does not end on it."""
+    fences = f.msg.fences
+    return bool(fences) and fences[-1][1] >= len(f.msg.text)
+
+
 def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     """A reason to deliver whatever the scorer says, or None.
 
@@ -113,6 +121,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
         or opening
         or repetitive(f.msg.prose)
         or _error_closing(f.msg.low_prose)
+        or (_open_fence(f) and _error_closing(low))
     ):
         return "error"
     tail = f.msg.low_last_three
@@ -146,9 +155,13 @@ _PRECONDITION = LazyPattern(
 # "... and I'll re-run it", "..., then tell me and I'll flash it": the agent's next step
 # "..., or I'll schedule it for tonight": what the agent does without an answer
 _NEXT_STEP = LazyPattern(r"\b(?:and|then|or),? (?:tell me,? (?:and )?)?i(?:'ll| will)\b")
-# what a request to the human opens its sentence with (not the agent's "I'll add ...")
+# what a request to the human opens its sentence with (not the agent's "I'll add ...");
+# maybe after the place it is done in ("In the Stripe dashboard (Developers → API keys)
+# either add ... or put ..., then I'll rerun")
 _REQUEST = LazyPattern(
-    r"(?:[-*•] |\d+[.)] )?(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|"
+    r"(?:[-*•] |\d+[.)] )?(?:(?:in|on|under|from) (?:the |your )?[^,.\n]{1,50}?(?:\)|dashboard|"
+    r"console|settings|page|portal|panel|ui),? )?(?:either )?"
+    r"(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|tell me|"
     r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|"
     r"provide|generate|rotate|swap|"
     r"invite|unlock|log ?in|log out|sign in|reply|respond|answer|say|run|connect|plug in|"

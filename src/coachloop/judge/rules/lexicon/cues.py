@@ -41,8 +41,14 @@ ERROR_WORDS: Lexicon = {
         # the harness's own script failing to start ("execution error: Io(Custom { ... windows
         # sandbox: helper_unknown_error ... })")
         r"(?:script|execution) error: (?:io\(|$)|"
-        r"(?:our servers are|the model is|we are|we're) experiencing (?:unusually )?(?:high|heavy) "
-        r"(?:traffic|load|demand)\b|"
+        r"(?:our servers are|the model(?: you['’]?ve selected| you selected)? is|we are|we're) "
+        r"experiencing (?:a |an )?(?:unusually )?(?:high|heavy) (?:volume of )?(?:traffic|load|demand)\b|"
+        # Copilot's and other IDEs' lines when the model's answer was cut at its limit
+        r"sorry, the response hit the length limit\b|(?:the )?(?:model['’]s )?response "
+        r"(?:hit|exceeded|reached) the (?:maximum )?(?:output )?(?:length|token) limit\b|"
+        r"(?:the )?model['’]s response exceeded the maximum output length\b|"
+        # the Vercel AI SDK's error names (OpenCode and others print them as they are)
+        r"ai_(?:apicall|retry)error\b|"
         r"(?:we're|we are) having trouble connecting to the model\b|\[response interrupted\b|"
         r"response (?:was )?truncated\b|max(?:imum)? output tokens (?:reached|exceeded)\b|"
         # "an error occurred" / "request failed" as the agent's UI says it in other languages
@@ -93,7 +99,13 @@ ASK_SURE: Lexicon = {
         r"\byou would need to (?:provide|share|add|give)\b",
         r"\bplease (?:share|send|paste|provide|upload)\b",
         r"\bsend me (?:a |the )?(?:screenshot|output|log|result)",
-        r"\bpaste (?:it|the output|the result|the error|them) here\b",
+        r"\bpaste (?:it|them|(?:the |your )?(?:\w+ ){0,2}(?:output|result|error|log|logs|traceback|"
+        r"response)) here\b",
+        # "Run it with the CI env and paste the output:" (what the agent waits on)
+        r"\b(?:and|then) paste (?:the|its|your) (?:\w+ ){0,2}(?:output|result|error|log|logs|traceback)\b",
+        # "Tell me the base branch and I'll open the PR" (not "give me a moment and I'll ...")
+        r"\b(?:tell|send|show) me (?!a (?:moment|sec|second|minute|bit)\b)(?:\w+ ){1,4}and i'?ll\b",
+        r"\bgive me (?:the|a|your) (?:go-?ahead|green light|ok|okay|thumbs up|sign-?off)\b",
         r"\bwhich (?:one|option|approach|of these) (?:do|would) you\b",
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
@@ -177,12 +189,24 @@ BLOCKED_SURE: Lexicon = {
         r"(?:owner|admin)|billing (?:owner|admin)|workspace owner)s?\b[^.\n]{0,40}\bcan\b",
     ),
     # "I can't go on until ..."; the other languages in `trouble_world.BLOCKED_SURE_WORLD`
-    "de": (r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",),
-    "es": (r"\bno puedo (?:\w+ ){1,6}hasta que\b",),
+    "de": (
+        r"\bkann (?:ich )?(?:\w+ ){0,4}erst (?:\w+ ){0,4}wenn\b",
+        # contradictory requirements: "zwei Anforderungen widersprechen sich"
+        r"\bwidersprechen sich\b",
+        r"\bbeides (?:gleichzeitig |zugleich )?geht nicht\b",
+        r"\bkann nur (?:der|die|ein|eine) (?:\w+ )?(?:admin|administrator|inhaber|besitzer|owner)\w*\b",
+    ),
+    "es": (
+        r"\bno puedo (?:\w+ ){1,6}hasta que\b",
+        # "Esto solo lo puede cambiar el propietario o un administrador de la cuenta"
+        r"\bs[oó]lo (?:lo |la |los |las )?pueden? (?:\w+ ){0,2}(?:el |la |un |una )?"
+        r"(?:propietari[oa]|administrador\w*|admin|dueñ[oa])\b",
+    ),
     "fr": (
         r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",
         # "an organisation admin has to ...": only that person can act
         r"\bil faut qu['’]un (?:administrateur|admin|propriétaire|responsable)\b",
+        r"\bje n['’]ai pas d['’]autre accès\b",
     ),
 }
 

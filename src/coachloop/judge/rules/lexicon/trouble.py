@@ -178,7 +178,8 @@ ERROR_ANYWHERE: Lexicon = {
 # Function words an unfinished sentence ends on (truncated output).
 # Characters a Chinese or Japanese sentence cannot end on (a coverb or conjunction that
 # wants its object: "…合并前先按", "…方法中的 … 把"; a particle that wants its verb: "…を")
-DANGLING_CJK = frozenset("把将被对向从按给和与或及并而但且于让使をにがでへは")
+# 是 and 在 too: "原因是", "问题可能出在" want what follows
+DANGLING_CJK = frozenset("把将被对向从按给和与或及并而但且于让使是在をにがでへは")
 # Chinese conjunctions that open a clause and want it: "…放在限流之后，这样" (so that …)
 DANGLING_CJK_WORDS = (
     "这样",
