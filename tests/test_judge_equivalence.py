@@ -104,7 +104,11 @@ fitting evidence of a docs task, and "Connect to the VPN and I'll …" as a requ
 "paste the … output here", "tell me … and I'll", "give me the go-ahead", a request after the
 place it is done in, ru/uk/vi/ja requests, Copilot's "response hit the length limit", an SDK's
 "AI_APICallError", a harness line after a block left open, zh cut-offs on 是/在, de/es/fr
-blockers, German "Doku" as a docs task, and a command's own "✔ …" line as no hedge)
+blockers, German "Doku" as a docs task, and a command's own "✔ …" line as no hedge; and for
+"API Request Failed", "429 {"error": …", "exceeded retry limit" as errors, Malay and Turkish
+"no access" as blockers, Malay and Hindi "you will have to …" as requests, "Then migrated …"
+(a past step) and tr "şimdi" alone as no work announced, "`cmd` → 12 passed" as a run,
+"No code changes, so …" as no hedge, and Czech "dokumentace" as a docs task)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -293,3 +293,76 @@ def test_requests_of_the_later_sets_reach_the_human(text: str) -> None:
 )
 def test_finished_answers_of_the_later_sets_stay_completions(text: str, prompt: str) -> None:
     assert _reads(text, prompt) == ("completion", "deliver")
+
+
+# The forms the validation sets `blind42` and `blind43` showed (written here anew).
+@pytest.mark.parametrize(
+    ("text", "prompt", "kind"),
+    [
+        (
+            "Let me run the suite first.\n\n■ exceeded retry limit, last status: 429 Too Many "
+            "Requests",
+            "fix the flaky test",
+            "error",
+        ),
+        (
+            'Saya cek dulu validasinya.\n\nAPI Request Failed\n\n429 {"error":{"message":'
+            '"Rate limit exceeded","code":429}}',
+            "perbaiki validasi form",
+            "error",
+        ),
+        (
+            "Bil tak boleh dicipta: kunci rahsia dalam `.env` tak sah. Awak perlu log masuk ke "
+            "akaun pembayaran dan ambil kunci baru. Saya tak ada akses ke akaun tu.",
+            "sambung payment gateway",
+            "question",
+        ),
+        (
+            "Ödeme testi reddediliyor: `.env` içindeki anahtarlar boş. Bunları panelden alman "
+            "lazım, benim erişimim yok. Anahtarlar gelince testleri bitiriyorum.",
+            "ödeme akışını test et",
+            "blocker",
+        ),
+        (
+            "सर्वर पर SSH नहीं हो रहा। आपको पैनल में जाकर यह पब्लिक की जोड़नी होगी, फिर मैं डिप्लॉय कर दूँगा।",
+            "site deploy kar do",
+            "question",
+        ),
+        # a past step after "Then", a command's inline result, a docs task in Czech
+        (
+            "Applied the plan:\n\n```\nApply complete! Resources: 2 added, 0 changed, 0 destroyed.\n"
+            "```\n\nThen migrated the state to the new bucket. Committed as `c41d9e2`.",
+            "create the state bucket and apply",
+            "completion",
+        ),
+        (
+            "Added a trigram index on `customers.name`; the query went from 2.3 s to 14 ms.\n\n"
+            "Migration: `db/migrations/0151_trgm.sql`. `npm test -- search` → 12 passed.",
+            "the customer search is slow, fix it",
+            "completion",
+        ),
+        (
+            "Dokumentace API je aktualizovaná.\n\nZměněné soubory:\n- `docs/api.md`: nové "
+            "endpointy a příklady\n- `docs/errors.md`: nové kódy chyb\n\nKód jsem neměnil.",
+            "aktualizuj dokumentaci api",
+            None,
+        ),
+        (
+            "**Summary**\n- Added `docs/runner/config.md` with all 19 variables\n\n**Testing**\n"
+            "- ✅ `python scripts/check_env_docs.py` → 19/19 documented\n- ⚠️ No code changes, so "
+            "the test suite was not run",
+            "document the runner's env vars",
+            "completion",
+        ),
+        # an answer to a question, closing on "for now" (şimdi), not work announced
+        (
+            "Tek sunucu için **PM2 yeterli**, Docker'a gerek yok. Kısacası: şimdi PM2, büyürsen "
+            "Docker Compose.",
+            "docker mı kullanayım pm2 mi? küçük bir site",
+            "completion",
+        ),
+    ],
+)
+def test_stops_of_the_sets_42_and_43(text: str, prompt: str, kind: str | None) -> None:
+    # None: delivered, its type left to the scorer's reading (a report or a request)
+    assert _reads(text, prompt) == (kind or _reads(text, prompt)[0], "deliver")

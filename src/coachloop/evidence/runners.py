@@ -131,6 +131,11 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("generic", rf"\bTests?:?\s+(?P<passed>{_N}) passed\b"),
     ("generic", rf"(?P<passed>{_N}) tests?, 0 fail(?:ures|ed)"),
+    # a run quoted inline after its command: "`npm test -- search` → 12 passed"
+    (
+        "generic",
+        rf"`\s?(?:→|->)\s?(?P<passed>{_N}) (?:tests? )?passed\b(?!,? (?:and )?{_N} fail)",
+    ),
 )
 
 # A pattern runs only when one of its anchor words is in the lowercased text: a cheap

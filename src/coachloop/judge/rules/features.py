@@ -67,7 +67,9 @@ _WORKAROUND = LazyPattern(
     r"\bпоэтому\b|\bтому\b"
 )
 _DOCS_ONLY = LazyPattern(
-    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b", re.I
+    r"\b(?:docs?|documentation)[- ]only\b|\bonly (?:docs|documentation)\b|"
+    r"\bno code (?:changes?|changed),? so\b",  # "No code changes, so the suite was not run"
+    re.I,
 )
 _PARTIAL = Scanner(
     r"\b(?:step|task|phase|part|batch) (\d+) ?(?:of|/) ?(\d+)\b|\b(\d+)/(\d+) (?:done|complete)|"

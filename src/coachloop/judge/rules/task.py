@@ -43,7 +43,7 @@ _REPRO = Scanner(
 )
 _DOCS = LazyPattern(
     r"\b(?:document\w*|docs?|readme|changelog|guide|guía|documenta\w*|dokumentation|"
-    r"anleitung|doku|dokumentier\w*|документаци\w*|документуй\w*)\b|文档|说明书|规范|仕様|ドキュメント|문서|명세",
+    r"anleitung|doku|dokumentier\w*|dokumenta\w*|документаци\w*|документуй\w*)\b|文档|说明书|规范|仕様|ドキュメント|문서|명세",
     re.I,
 )
 

@@ -222,6 +222,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"बताइए",
         r"बताएं",
         r"दीजिए",
+        # "आपको hPanel में जाकर यह की जोड़नी होगी" (you will have to add this key)
+        r"आपको [^।.\n]{0,80}?(?:होगी|होगा|होंगी|होंगे)",
         # Hinglish: "aap approve kar do to main shuru karta hoon"
         r"\b(?:aap|ap|tum) (?:approve|confirm|choose|select|ok|okay|haan) (?:kar do|kardo|karo|kar dein|kar dijiye|bol do|bolo)\b",
         r"\bconfirm (?:karo|kar do|kardo|kijiye|kar dijiye)\b",
@@ -230,4 +232,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\b(?:batao|bataiye|bata do|bata dijiye),? (?:kaunsa|kaun sa|kaunsi|kya|kaise|kab|kahan)\b",
     ),
     "ar": (r"يرجى", r"من فضلك", r"الرجاء"),
+    # Malay: "Awak kena login ke akaun Exabytes dan tambah rekod A" (you have to ...)
+    "ms": (
+        r"\b(?:awak|anda|kau) (?:kena|perlu|mesti) (?:\w+ ){0,2}(?:login|log masuk|tambah|masukkan|"
+        r"ambil|tukar|beri|bagi|daftar|aktifkan|sahkan)\b",
+    ),
 }

@@ -21,7 +21,8 @@ ERROR_WORDS: Lexicon = {
         r"credit balance is too low|invalid (?:api key|x-api-key)|authentication_error|"
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
         r"resource_exhausted|too many requests|request timed out|prompt is too long|"
-        r"throttlingexception|"
+        r"throttlingexception|api request failed\b|exceeded retry limit\b|"
+        r"\d{3} \{\s*\"error\"\s*:|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
         # limit or login, the conversation too long, the request cut off (one pattern with
         # the lines above: one search at the line starts)

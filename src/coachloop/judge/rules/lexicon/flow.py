@@ -6,10 +6,11 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 # "Next ..." or "Then ..." opening a sentence: work announced; not the human's next steps
 # ("Next steps on your side: ..."), nor "next" before a later round ("Next release can go
-# out the same way"; "next time" stays: a prediction)
+# out the same way"; "next time" stays: a prediction), nor a step told in the past tense
+# ("Then migrated the local state: ..."; not "proceed", "seed": "-eed" is no past)
 NEXT_OPENER = (
     r"(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
-    r"(?:release|version|week|month|sprint)\b)"
+    r"(?:release|version|week|month|sprint)\b| \w+(?<!e)ed\b| (?:ran|re-?ran|wrote|made|built)\b)"
 )
 
 # Work still under way, or about to start.

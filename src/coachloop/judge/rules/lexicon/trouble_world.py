@@ -227,7 +227,12 @@ STUCK_WORLD: Lexicon = {
 
 # "I can't go on until ..." (merged into `cues.BLOCKED_SURE`, a sure blocker)
 BLOCKED_SURE_WORLD: Lexicon = {
-    "tr": (r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",),
+    "tr": (
+        r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",
+        r"\b(?:benim )?(?:oraya |panele |hesaba )?erişimim yok\b",  # "I have no access"
+    ),
+    # Malay: "Saya tak ada akses ke akaun tu" (I have no access to that account)
+    "ms": (r"\bsaya (?:tak|tiada|tidak) (?:ada |punya )?akses\b",),
     # "I can't ... until"; "an admin has to ..." (only that person can act)
     "pt": (
         r"\bnão (?:consigo|posso) (?:\w+ ){1,6}até que\b",

@@ -136,7 +136,8 @@ ONGOING_WORLD: Lexicon = {
         r"^sedang (?:menulis|membuat|memperbaiki|menjalankan|mengerjakan|membaca|menguji)\b",
     ),
     "tr": (
-        r"\bşimdi\b",
+        # "now" with a step of its own ("şimdi testleri düzeltelim"), not "şimdi PM2" (for now)
+        r"\bşimdi (?:\w+ ){0,3}\w+(?:elim|alım)\b",
         r"\bardından\b",
         # the first person's present (-iyorum) and future (-eceğim): what it does or will do
         # (not the negative -mıyorum, -meyeceğim: "test edemiyorum" is "I cannot test")
