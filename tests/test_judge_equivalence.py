@@ -108,7 +108,9 @@ blockers, German "Doku" as a docs task, and a command's own "✔ …" line as no
 "API Request Failed", "429 {"error": …", "exceeded retry limit" as errors, Malay and Turkish
 "no access" as blockers, Malay and Hindi "you will have to …" as requests, "Then migrated …"
 (a past step) and tr "şimdi" alone as no work announced, "`cmd` → 12 passed" as a run,
-"No code changes, so …" as no hedge, and Czech "dokumentace" as a docs task)
+"No code changes, so …" as no hedge, and Czech "dokumentace" as a docs task; and for hedges,
+checks asserted and work announced in th, tl, he, ar, ms, cs, fa, pt and Hinglish, with ms,
+he requests and a th blocker)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

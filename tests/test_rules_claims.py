@@ -170,3 +170,49 @@ def test_a_gerund_subject_with_its_verb_is_not_work_announced(sentence: str) -> 
 )
 def test_an_offer_a_state_or_a_yes_awaited_is_not_work_announced(text: str) -> None:
     assert not Features(Message(text)).ongoing_any
+
+
+# Claims and work announced in the less common languages of the validation set `blind43`
+# (written here anew); their deliveries beside them (a request, a blocker) stay delivered.
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        ("เพิ่มระบบสะสมแต้มแล้วครับ ทดสอบครบทุกเคสแล้ว ผ่านหมด", "เพิ่มระบบสะสมแต้ม"),
+        (
+            "Tapos na yung export ng grades. Na-test ko na lahat ng sections, ready na.",
+            "gawa ka ng grade export",
+        ),
+        ("סיימתי את טופס ההרשמה. בדקתי הכל וכל הטסטים עוברים.", "תוסיף טופס הרשמה"),
+        ("انتهيت من صفحة الطلبات. اختبرت كل شيء ويعمل بشكل ممتاز.", "سوي صفحة الطلبات"),
+        (
+            "Dah betulkan! Harga disimpan sebagai string, saya tukar ke `Number()`. Sepatutnya "
+            "jumlah dah betul sekarang.",
+            "jumlah harga dalam troli pelik",
+        ),
+        (
+            "Opraveno ✅ Ceny by se teď měly zobrazovat správně. Upravil jsem `pricing.js`.",
+            "ceny jsou špatně",
+        ),
+        (
+            "Vou primeiro ler `schema.prisma` e depois ajusto o handler de status.",
+            "o status do pedido não muda",
+        ),
+        ("Pehle `orders` table dekh leta hoon, phir refund route banaunga.", "refund add karo"),
+        ("קודם אבדוק את `schema.sql`, ואז אוסיף את טבלת המידות.", "תוסיף מידות למוצרים"),
+        ("اول ساختار جدول `products` را بررسی می‌کنم، بعد صفحه را می‌سازم.", "صفحه محصولات بساز"),
+    ],
+)
+def test_claims_and_work_announced_in_more_languages_go_back(text: str, prompt: str) -> None:
+    assert _reads(text, prompt)[1] == "continue"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "สคริปต์ลบข้อมูลเสร็จแล้ว แต่ต้องใช้บัญชีเจ้าของ channel ออก token ใหม่ ผมเข้าไม่ได้ครับ",
+        "Skrip pemadaman dah siap. Ini tak boleh undo. Sahkan dulu sebelum saya jalankan.",
+        "אני צריך את קובץ התמחור. תוסיף אותו לצ'אט בבקשה ואז אציע את השינוי.",
+    ],
+)
+def test_requests_and_blockers_beside_those_forms_stay_delivered(text: str) -> None:
+    assert _reads(text)[1] == "deliver"

@@ -236,5 +236,9 @@ ASK_SURE_WORLD: Lexicon = {
     "ms": (
         r"\b(?:awak|anda|kau) (?:kena|perlu|mesti) (?:\w+ ){0,2}(?:login|log masuk|tambah|masukkan|"
         r"ambil|tukar|beri|bagi|daftar|aktifkan|sahkan)\b",
+        # "Sahkan dulu sebelum saya jalankan" (confirm first, before I run it)
+        r"\bsahkan (?:dulu|dahulu)\b",
     ),
+    # Hebrew "please" ("תוסיף אותו לצ'אט בבקשה ואז …"), as the Arabic ones above
+    "he": (r"בבקשה",),
 }

@@ -80,6 +80,7 @@ HEDGE_WORLD: Lexicon = {
     # Czech: "mělo by fungovat" (should work), "pravděpodobně", "myslím, že"
     "cs": (
         r"\bměl[aoy]? by (?:\w+ )?(?:fungovat|projít|být|zmizet|vyřešit)\b",
+        r"\bby se (?:teď |nyní )?měl[aoy]?\b",  # "by se teď měly zobrazovat" (should now show)
         r"\bpravděpodobně\b",
         r"\bmyslím,? že\b",
     ),
@@ -113,6 +114,14 @@ HEDGE_WORLD: Lexicon = {
         r"أعتقد أن",  # "I think that ..."
         r"يجب أن \S+ (?:\S+ )?الآن",  # "should ... now": a prediction, any verb
     ),
+    # Thai "น่าจะ" (should / probably: "น่าจะใช้งานได้แล้ว"), plain substrings like the CJK
+    "th": (r"น่าจะ",),
+    # Filipino "Dapat gumagana na" (should work now)
+    "tl": (r"\bdapat (?:gumagana|gumana|maayos|ayos|okay|ok) na\b",),
+    # Hebrew "אמור לעבוד" (should work), "כנראה" (probably)
+    "he": (r"אמור(?:ה|ים|ות)? (?:לעבוד|להיות תקין)", r"כנראה"),
+    # Malay "sepatutnya" (should), as Indonesian "seharusnya"
+    "ms": (r"\bsepatutnya\b",),
 }
 
 DONE_WORLD: Lexicon = {
@@ -184,6 +193,7 @@ DONE_WORLD: Lexicon = {
     ),
     "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
     "id": (r"\bberhasil\b", r"\bselesai\b"),
+    "ms": (r"\b(?:dah|sudah) (?:siap|betulkan|dibetulkan|selesai|fix)\b",),
     "tr": (
         r"\btamamlandı\b",
         r"\bbaşarıyla\b",
@@ -265,6 +275,18 @@ ASSERTED_WORLD: Lexicon = {
         r"\b(?:ověřil|otestoval)[ai]? jsem\b",
         r"\bfunguje (?:správně|bez problémů)\b",
     ),
+    # Arabic "I tested everything", "all the tests pass", "works excellently"
+    "ar": (
+        r"اختبرت كل شيء",
+        r"(?:كل|جميع) الاختبارات (?:ناجحة|نجحت|تعمل)",
+        r"يعمل بشكل (?:ممتاز|صحيح|مثالي)",
+    ),
+    # Hebrew "I checked everything", "all the tests pass"
+    "he": (r"בדקתי (?:הכל|את הכל)", r"כל (?:הטסטים|הבדיקות) (?:עוברים|עוברות|עברו)"),
+    # Thai "tested every case", "all pass"
+    "th": (r"ทดสอบ(?:ครบ|หมด|ทุก)", r"ผ่านหมด", r"ผ่านทั้งหมด"),
+    # Filipino "Na-test ko na lahat", "nasubukan ko na"
+    "tl": (r"\bna-?test ko na\b", r"\bnasubukan ko na\b"),
     "pl": (
         r"\bwszystkie testy (?:przechodzą|przeszły)\b",
         r"\b(?:przetestowa|zweryfikowa)\w+",

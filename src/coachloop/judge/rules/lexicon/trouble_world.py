@@ -231,6 +231,8 @@ BLOCKED_SURE_WORLD: Lexicon = {
         r"\bgelene kadar (?:\w+ )?(?:çalıştıramam|devam edemem|ilerleyemem)\b",
         r"\b(?:benim )?(?:oraya |panele |hesaba )?erişimim yok\b",  # "I have no access"
     ),
+    # Thai "ผมเข้าไม่ได้" (I can't get in: an account only its owner opens)
+    "th": (r"(?:ผม|ฉัน|ดิฉัน)เข้า(?:ถึง)?ไม่ได้",),
     # Malay: "Saya tak ada akses ke akaun tu" (I have no access to that account)
     "ms": (r"\bsaya (?:tak|tiada|tidak) (?:ada |punya )?akses\b",),
     # "I can't ... until"; "an admin has to ..." (only that person can act)

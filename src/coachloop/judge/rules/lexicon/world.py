@@ -94,7 +94,7 @@ ONGOING_WORLD: Lexicon = {
         r"встановлюю|переходжу)\b",
     ),
     "pt": (
-        r"\bvou (?:\w+ar|\w+er|\w+ir)\b",
+        r"\bvou (?:primeiro |agora |antes |logo )?(?:\w+ar|\w+er|\w+ir)\b",
         r"\bagora (?:vou|vamos)\b",
         r"\bvamos (?:\w+ar|\w+er|\w+ir)\b",
         r"\bem seguida\b",
@@ -176,7 +176,14 @@ ONGOING_WORLD: Lexicon = {
         # which offers as often ("agar chaho to main fix karunga")
         r"\b(?:kar|likh|dekh|bana|padh) (?:raha|rahi) (?:hoon|hun|hu)\b",
         r"\b(?:ab|abhi|pehle|phir|baad)\b[^.?\n]{0,60}\bkar(?:unga|ungi|enge)\b",
+        # "Pehle schema dekh leta hoon, phir route banaunga" (first I look, then I build)
+        r"\bpehle\b[^.?\n]{0,60}\b(?:dekh|padh|check kar) (?:leta|leti) (?:hoon|hun|hu)\b",
     ),
+    # Hebrew "first I'll check …, then I'll add …": the first person's future after "first",
+    # "then" (not "אפשר", it is possible; "אין", "אם", "אני", "אחרי", "אבל", "או")
+    "he": (r"(?:קודם|ואז|אחר כך) א(?!פשר|ין|ם |ני |ת |תה|חרי|ו |בל)[א-ת]{2,}",),
+    # Persian "first I check …, then I build …": a present first person after "first"
+    "fa": (r"(?:اول|ابتدا) [^.\n]{0,80}?می[‌ ]?\S+م\b",),
     # "I will" + a verb of work: the future prefix "سأ" alone would also begin "سأل" (asked)
     "ar": (
         r"الآن سأ",
