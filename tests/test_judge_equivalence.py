@@ -110,7 +110,11 @@ blockers, German "Doku" as a docs task, and a command's own "✔ …" line as no
 (a past step) and tr "şimdi" alone as no work announced, "`cmd` → 12 passed" as a run,
 "No code changes, so …" as no hedge, and Czech "dokumentace" as a docs task; and for hedges,
 checks asserted and work announced in th, tl, he, ar, ms, cs, fa, pt and Hinglish, with ms,
-he requests and a th blocker)
+he requests and a th blocker; and for Claude Code's "API Error: Connection error.",
+"Compaction failed", an MCP server disconnected, "the agent stopped unexpectedly", "LLM
+provider error" as errors, roles or budgets others hold as blockers, "reply with approval",
+"or tell me to", fr/es/ja/zh requests, ko/ja blockers, and "the next step whenever you want
+it" as no work announced)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

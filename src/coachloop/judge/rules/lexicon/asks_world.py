@@ -39,6 +39,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bqué opción prefieres\b",
         r"\bespero tu (?:confirmación|respuesta|aprobación|decisión)\b",
         r"\bcuando lo hayas (?:hecho|ejecutado)\b",
+        r"\bcuando (?:las|los|la|lo) tengas\b",  # "Cuando las tengas, ponlas en …"
         r"\bconfírm(?:ame|alo|amelo|ame que)\b",
         r"\ba menos que (?:prefieras|prefiera|quieras|quiera)\b",
         # rioplatense and formal forms: "decime si hago upsert", "Respondé con el número"
@@ -51,7 +52,8 @@ ASK_SURE_WORLD: Lexicon = {
         # the next step gated on the human's approval or choice: "je lance la phase 1 dès que tu valides"
         r"\b(?:dès que|une fois que|aussitôt que|quand|lorsque) (?:tu|vous) (?:m[\'’]\w+ |\w+ )?(?:valid|confirm|approuv|chois|décid|donn\w* (?:ton|votre) (?:accord|feu vert))\w*",
         r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",
-        r"\b(?:dis|dites|préviens|prévenez)-moi (?:quand|dès que|une fois)\b",
+        r"\b(?:dis|dites|préviens|prévenez)-moi (?:quand|dès que|une fois|si)\b",
+        r"\bj'ai besoin de (?:toi|vous)\b",
         r"\bquelle option (?:préfères-tu|préférez-vous)\b",
         r"\bj'attends (?:ta|votre) (?:confirmation|réponse|validation|décision)\b",
         r"\bune fois que (?:tu as|vous avez) (?:fait|lancé|exécuté)\b",
@@ -66,6 +68,9 @@ ASK_SURE_WORLD: Lexicon = {
     "zh": (
         r"(?:输出|结果|错误信息|报错|日志)[^。\n]{0,4}?(?:发|贴|粘贴)(?:给我|过来|到这里)",
         r"完成后(?:告诉|通知)我",
+        # "你登录完说一声，我继续" (say so once you've logged in); "贴给我", "貼給我" (paste it to me)
+        r"(?:你|您)\S{1,10}?(?:完|好)了?(?:说一声|告诉我|跟我说|通知我)",
+        r"(?:贴|貼|粘贴|黏貼|发|發|传|傳)(?:给|給)我",
         r"(?:运行|执行)(?:完|后)(?:告诉|通知)我",
         r"等(?:待)?(?:你|您)的(?:确认|回复|决定)",
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
@@ -97,7 +102,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"決まり(?:しだい|次第)",  # "as soon as it is decided"
         # "コードを貼っていただければこちらで実行します" (paste it and I'll run it)
         r"(?:貼って|送って|共有して|入力して|実行して|挿して|接続して)(?:いただければ|いただけたら|くだされば|もらえれば)",
-        r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|共有して|送って)ください",
+        r"(?:出力|結果|エラー|ログ)を(?:貼り付けて|貼って|共有して|送って|教えて)ください",
         r"(?:完了|実行)したら(?:教えて|お知らせ)",
         r"どちらが(?:よろしい|良い|いい)ですか",
         r"(?:決めて|選んで|ご判断|ご指示)(?:ください|下さい)",

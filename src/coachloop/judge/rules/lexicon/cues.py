@@ -22,6 +22,12 @@ ERROR_WORDS: Lexicon = {
         r"login required|please (?:log|sign) ?in|not logged in|session expired|quota exceeded|"
         r"resource_exhausted|too many requests|request timed out|prompt is too long|"
         r"throttlingexception|api request failed\b|exceeded retry limit\b|"
+        # Claude Code's own lines: "API Error: Connection error.", "Error: Compaction failed:
+        # Conversation too long", an MCP server of its own dropping; other harnesses' "the
+        # agent stopped unexpectedly", "LLM provider error"
+        r"api error: (?:\d{3}\b|connection error|request timed out|overloaded|terminated)|"
+        r"(?:error: )?compaction failed\b|(?:error: )?mcp server \S+ disconnected\b|"
+        r"(?:the )?agent stopped unexpectedly\b|llm provider error\b|"
         r"\d{3} \{\s*\"error\"\s*:|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
         # limit or login, the conversation too long, the request cut off (one pattern with
@@ -107,6 +113,9 @@ ASK_SURE: Lexicon = {
         # "Tell me the base branch and I'll open the PR" (not "give me a moment and I'll ...")
         r"\b(?:tell|send|show) me (?!a (?:moment|sec|second|minute|bit)\b)(?:\w+ ){1,4}and i'?ll\b",
         r"\bgive me (?:the|a|your) (?:go-?ahead|green light|ok|okay|thumbs up|sign-?off)\b",
+        # "Reply with approval to keep it, or tell me to move it to db/manual/"
+        r"\breply with (?:your )?(?:approval|a yes|yes|ok|okay|go-?ahead|a go)\b",
+        r"\bor tell me to\b",
         r"\bwhich (?:one|option|approach|of these) (?:do|would) you\b",
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
@@ -174,6 +183,15 @@ BLOCKED_SURE: Lexicon = {
         # contradictory requirements: "two things that can't both hold", "which rule wins ...
         # is a product/compliance call, not mine"
         r"\bcan'?t both (?:hold|be true|apply|be met)\b",
+        # a role only someone else holds: "Enabling it needs Owner/Editor on that project";
+        # "both of those are for the security team to decide and configure"
+        r"\b(?:needs|requires) (?:the )?(?:owner|editor|admin)(?:/(?:owner|editor|admin))? "
+        r"(?:role |rights |access |permissions? )?(?:on|in|for) (?:that|the|this|your)\b",
+        r"\b(?:is|are) for (?:the |your )?(?:\w+ )?(?:team|admins?|owners?|lead|dba|ops) to "
+        r"(?:decide|configure|approve|grant|set up|enable)\b",
+        # "The workspace needs credits added in the Console before I can do the test"
+        r"\bneeds? (?:\w+ ){0,2}(?:added|enabled|granted|approved|topped up|renewed|purchased) "
+        r"[^.\n]{0,60}\bbefore i can\b",
         r"\b(?:call|decision),? not mine\b",
         r"\brequested permissions? to\b",
         # not a number going down ("errors are down from 47 to 12")

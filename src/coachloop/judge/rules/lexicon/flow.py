@@ -33,7 +33,8 @@ ONGOING: Lexicon = {
         r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
-        r"\bnext (?:up|step|i'?ll)\b",
+        # not the next step left to the human ("that's the next step whenever you want it")
+        r"\bnext (?:up|step(?!,? (?:whenever|if|when|once) you\b)|i'?ll)\b",
         r"\bmoving on\b",
         r"\bin progress\b",
         r"⏳|⬜",

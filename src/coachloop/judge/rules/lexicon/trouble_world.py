@@ -233,6 +233,10 @@ BLOCKED_SURE_WORLD: Lexicon = {
     ),
     # Thai "ผมเข้าไม่ได้" (I can't get in: an account only its owner opens)
     "th": (r"(?:ผม|ฉัน|ดิฉัน)เข้า(?:ถึง)?ไม่ได้",),
+    # Korean "제가 접근 권한이 없어서" (I have no access, so ...); Japanese "オーナーに … 付与して
+    # もらう必要があります" (the owner has to grant it)
+    "ko": (r"제가 (?:\S+ ){0,3}(?:접근 )?권한이 없",),
+    "ja": (r"(?:オーナー|管理者|所有者)に[^。\n]{0,20}?(?:もらう|いただく)必要があります",),
     # Malay: "Saya tak ada akses ke akaun tu" (I have no access to that account)
     "ms": (r"\bsaya (?:tak|tiada|tidak) (?:ada |punya )?akses\b",),
     # "I can't ... until"; "an admin has to ..." (only that person can act)

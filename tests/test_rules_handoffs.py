@@ -1,0 +1,99 @@
+"""Stops that hand the turn to the human, in the forms the validation sets `blind45` and
+`blind46` showed (written here anew): Claude Code's and other harnesses' own failure lines
+after narrated work, a role or a budget only someone else holds, requests put as "reply
+with approval", "tell me to", "j'ai besoin de toi", "cuando las tengas", ja/zh/ko requests;
+and a finished check run whose closing leaves the next step to the human."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge_support import reads as _reads
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "Let me see how the tables page.\n\n⎿  Read(src/table.tsx)\n\nThe hook already "
+            "pages, so I only need to\n\n⎿  API Error: Connection error.\n   TypeError (fetch "
+            "failed)",
+            None,
+        ),
+        (
+            "Did 5 of the 9 TODOs in `lexer/`.\n\n- ✅ CRLF\n- ⏳ next: unicode escapes\n\n"
+            "Error: Compaction failed: Conversation too long. Press esc twice to go up a few "
+            "messages and try again.",
+            "error",
+        ),
+        (
+            "Installed the browser tools. Now I'll walk the checkout flow.\n\nError: MCP server "
+            '"browser" disconnected unexpectedly (exit code 134)',
+            "error",
+        ),
+        ("Updating the fixtures.\n\nLLM provider error: Connection error.", "error"),
+        (
+            "Regenerating the snapshots.\n\nError: ERR_STREAM_PREMATURE_CLOSE\nThe agent stopped "
+            "unexpectedly. Try again or start a new chat.",
+            None,
+        ),
+        (
+            "The map widget is built, but every request is refused (ApiNotActivatedMapError). "
+            "Enabling the API needs Owner/Editor on that project, and billing must be on. I'll "
+            "check it once that's done.",
+            "blocker",
+        ),
+        (
+            "12 of 20 specs pass on staging; the rest need MFA exemptions for the test users, "
+            "which are for the security team to decide and configure.",
+            "blocker",
+        ),
+        (
+            "The route works with a mocked client. The real call returns 'credit balance is too "
+            "low' for the product's own workspace key: the workspace needs credits added in the "
+            "console before I can run the end-to-end test.",
+            "blocker",
+        ),
+        (
+            "`kr-seoul` 러너가 전부 오프라인입니다. 러너 서버는 제가 접근 권한이 없어서 재시작을 못 "
+            "합니다.",
+            "blocker",
+        ),
+        (
+            "デプロイが権限エラーで止まりました。プロジェクトのオーナーにロールを付与してもらう必要が"
+            "あります。付与されたら再実行します。",
+            "blocker",
+        ),
+    ],
+)
+def test_harness_lines_and_roles_held_by_others(text: str, kind: str | None) -> None:
+    # None: delivered as the sure check says, the rules' own reading of the narrated work kept
+    type_, route = _reads(text, "do the task")
+    assert route == "deliver" and type_ == (kind or type_)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The migration is written with `executeInTransaction=false`. Reply with approval to "
+        "keep it as a regular migration, or tell me to move it to `db/manual/`.",
+        "J'ai mis à jour la référence. Il reste un point où j'ai besoin de toi : dis-moi si la "
+        "doc doit suivre le code (`202`) ou l'inverse.",
+        "Faltan las credenciales de pruebas; el transportista solo se las manda al titular. "
+        "Cuando las tengas, ponlas en `ENVIOS_USER` y `ENVIOS_PASS`.",
+        "ヘッダー名はログを見ないと分かりません。次の通知が届いたら、以下の出力を貼ってください。",
+        "镜像推送需要登录你的阿里云账号，我这边没有。你登录完说一声，我继续 push。",
+        "第三點很可疑。請用預設瀏覽器開啟，然後把 console 的錯誤訊息原文貼給我。",
+    ],
+)
+def test_requests_of_the_later_sets_wait_on_the_human(text: str) -> None:
+    assert _reads(text, "fix it")[1] == "deliver"
+
+
+def test_a_next_step_left_to_the_human_is_not_work_announced() -> None:
+    text = (
+        "All release checks pass.\n\n```\n$ make release-check\n==> go test ./... ok (812 "
+        "tests, 0 failures)\nrelease-check: all 6 checks passed\n```\n\nI didn't tag anything; "
+        "that's the next step whenever you want it."
+    )
+    assert _reads(text, "run the release checks") == ("completion", "deliver")
