@@ -200,6 +200,11 @@ def test_an_offer_a_state_or_a_yes_awaited_is_not_work_announced(text: str) -> N
         ("Pehle `orders` table dekh leta hoon, phir refund route banaunga.", "refund add karo"),
         ("קודם אבדוק את `schema.sql`, ואז אוסיף את טבלת המידות.", "תוסיף מידות למוצרים"),
         ("اول ساختار جدول `products` را بررسی می‌کنم، بعد صفحه را می‌سازم.", "صفحه محصولات بساز"),
+        # traditional Chinese: "should be fine now, please reload and check"
+        (
+            "已經修好了！改成透過 store 的 `setQty` 更新。應該可以了，請重新整理頁面確認一下～",
+            "數量不會更新",
+        ),
     ],
 )
 def test_claims_and_work_announced_in_more_languages_go_back(text: str, prompt: str) -> None:

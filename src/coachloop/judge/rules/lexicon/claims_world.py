@@ -14,7 +14,8 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 HEDGE_WORLD: Lexicon = {
     "zh": (
-        r"应该(?:可以|能|会|就|没有|已经|不会|是|正常)",
+        # and in traditional characters ("應該可以了": Taiwan, Hong Kong)
+        r"(?:应该|應該)(?:可以|能|会|會|就|没有|沒有|已经|已經|不会|不會|是|正常)",
         r"应当",
         r"理论上",
         r"估计",
@@ -126,7 +127,8 @@ HEDGE_WORLD: Lexicon = {
 
 DONE_WORLD: Lexicon = {
     "zh": (
-        r"已(?:经)?(?:成功)?(?:修复|完成|实现|添加|更新|解决|创建|删除|推送|提交|合并|修改|配置|部署|处理)",
+        r"已(?:经|經)?(?:成功)?(?:修复|修復|完成|实现|實現|添加|更新|解决|解決|创建|建立|删除|刪除|推送|"
+        r"提交|合并|合併|修改|配置|部署|处理|處理|修好)",
         r"完成[了！!。]",
         r"成功[了！!。]",
         r"搞定",
