@@ -114,7 +114,10 @@ he requests and a th blocker; and for Claude Code's "API Error: Connection error
 "Compaction failed", an MCP server disconnected, "the agent stopped unexpectedly", "LLM
 provider error" as errors, roles or budgets others hold as blockers, "reply with approval",
 "or tell me to", fr/es/ja/zh requests, ko/ja blockers, and "the next step whenever you want
-it" as no work announced; and for hedges and claims of done in traditional Chinese)
+it" as no work announced; and for hedges and claims of done in traditional Chinese; and for
+a finished report with a passing run and no doubt as a sure delivery, a purpose clause cut
+off as an error, a cloud agent's "encountered an unexpected error", "which would you like",
+"let me know A or B and I'll", nl "kies …, dan ga ik", es/de owners who must act)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

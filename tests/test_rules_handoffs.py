@@ -97,3 +97,60 @@ def test_a_next_step_left_to_the_human_is_not_work_announced() -> None:
         "that's the next step whenever you want it."
     )
     assert _reads(text, "run the release checks") == ("completion", "deliver")
+
+
+# The forms of the validation sets `blind48` and `blind49` (written here anew).
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        (
+            "Jules encountered an unexpected error and could not complete the task. Please try "
+            "again later.",
+            "error",
+        ),
+        ("Perfetto! Ora aggiorno il file `card.liquid` in modo che il badge", "error"),
+        ("Gefunden. Ich passe jetzt die `Card`-Komponente an, damit der Streichpreis", "error"),
+        (
+            "El CLI está logueado con una cuenta de colaborador. El propietario de la tienda tiene "
+            "que crearte una cuenta de empleado; en cuanto esté, vuelvo a lanzarlo.",
+            "blocker",
+        ),
+        (
+            "Die Signierung schlägt fehl. Der Kunde muss unsere Apple-ID in App Store Connect "
+            "einladen. Danach kann ich hochladen.",
+            "blocker",
+        ),
+    ],
+)
+def test_cut_clauses_cloud_errors_and_owners(text: str, kind: str) -> None:
+    assert _reads(text, "do the task") == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The gate fails at 0.78 coverage. Options:\n1. lower the gate\n2. add tests for `pdf`\n"
+        "3. exclude the generated package\n\nWhich would you like me to do?",
+        "Two places can hold the threshold: a theme setting or a shop metafield. Let me know A "
+        "or B and I'll wire it up.",
+        "Optie A: vacatures in het CMS. Optie B: koppeling met de ATS. Kies optie A of B, dan "
+        "ga ik verder met de uitwerking.",
+    ],
+)
+def test_choices_put_to_the_human(text: str) -> None:
+    assert _reads(text, "add it")[1] == "deliver"
+
+
+def test_an_offer_to_help_is_not_a_request() -> None:
+    # "let me know and I'll help": nothing waited on (a claim that predicts goes back)
+    text = "Fixed the import; the page should load now. If you still see errors, let me know and I'll help."
+    assert _reads(text, "the page is blank")[1] == "continue"
+
+
+def test_a_finished_report_with_a_passing_run_is_not_sent_back_on_its_wording() -> None:
+    text = (
+        "The `:api` tests are fixed.\n\n**What was wrong:** the test compared timestamps at "
+        "different precisions.\n\n**Fix:** truncate to millis.\n\n```\n$ ./gradlew :api:test\n"
+        "BUILD SUCCESSFUL in 58s\n```\n\nTest report: 188 tests, 0 failures, 0 ignored."
+    )
+    assert _reads(text, "fix the failing gradle build")[1] == "deliver"

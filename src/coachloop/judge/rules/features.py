@@ -114,6 +114,11 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
 
 
 _TOOL_MARKS = ("✔", "✖")
+_CUT_CLAUSE = LazyPattern(
+    r"(?:^|\s)(?:so that|because|in order to|damit|weil|sodass|in modo che|affinché|cosicché|"
+    r"para que|porque|de modo que|pour que|parce que|afin que|de sorte que)"
+    r"\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+$"
+)
 
 
 @dataclass(frozen=True)
@@ -300,4 +305,10 @@ class Features:
             return False
         if text[-1] in lx.DANGLING_CJK or text.endswith(lx.DANGLING_CJK_WORDS):
             return True
-        return last_word(text.lower().strip()) in lx.DANGLING or open_code_span(text)
+        low = text.lower()
+        if last_word(low) in lx.DANGLING or open_code_span(text):
+            return True
+        # a purpose or reason clause opened and left after a word or three: "Ich passe jetzt
+        # die Komponente an, damit der Streichpreis", "… in modo che il badge"
+        line = low[low.rfind("\n") + 1 :]
+        return len(line.split()) >= 5 and bool(_CUT_CLAUSE.search(line))

@@ -113,6 +113,7 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
 
     The run broke, the human is asked plainly, or something outside the agent's
     control is named: these reach the human (false suppression is the costliest error).
+    So does a finished report with a passing test run that nothing in it doubts.
     """
     low = f.msg.low_text
     opening = ERROR_WORDS.search(low[:400], words_of_part(low, 0, 400))
@@ -144,7 +145,21 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
         return "question"
     if BLOCKED_SURE.search(prose) and not f.works_around:
         return "blocker"
+    if _proven(f, outcome):
+        return "completion"
     return None
+
+
+def _proven(f: Features, outcome: Outcome) -> bool:
+    """A finished report the rules find nothing against, beside a passing test run and
+    no doubt in its own words (no hedge, no check asserted, no work announced, nothing
+    partial): its wording alone never sends it back."""
+    return (
+        outcome.type == "completion"
+        and not outcome.problems
+        and f.msg_evidence.tests_ok
+        and not (f.hedges or f.asserted or f.ongoing_tail or f.partial)
+    )
 
 
 # "Before I delete anything, confirm the list below is safe": the step waits on the human,

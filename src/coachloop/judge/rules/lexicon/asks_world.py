@@ -220,7 +220,13 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bktórą opcję (?:wybierasz|wolisz)\b",
         r"\bczekam na (?:twoje|twoją|pana|pani) (?:potwierdzenie|odpowiedź|decyzję)\b",
     ),
-    "nl": (r"\blaat (?:me|het) weten\b", r"\bkun je\b", r"\bkunt u\b"),
+    "nl": (
+        r"\blaat (?:me|het) weten\b",
+        r"\bkun je\b",
+        r"\bkunt u\b",
+        # "Kies optie A of B, dan ga ik verder" (choose, then I go on)
+        r"\bkies\b[^.\n]{0,40}?,? dan (?:ga|begin|maak|werk|bouw) ik\b",
+    ),
     # Devanagari's vowel signs are not word characters: plain substrings
     "hi": (
         r"कृपया",

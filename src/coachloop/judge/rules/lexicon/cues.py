@@ -28,6 +28,8 @@ ERROR_WORDS: Lexicon = {
         r"api error: (?:\d{3}\b|connection error|request timed out|overloaded|terminated)|"
         r"(?:error: )?compaction failed\b|(?:error: )?mcp server \S+ disconnected\b|"
         r"(?:the )?agent stopped unexpectedly\b|llm provider error\b|"
+        # a cloud agent's own line: "Jules encountered an unexpected error and could not complete"
+        r"[\w-]+ encountered an (?:unexpected |internal |unknown )?error and could not\b|"
         r"\d{3} \{\s*\"error\"\s*:|"
         # the harness's own lines: retries, its model overloaded or silent, the account's
         # limit or login, the conversation too long, the request cut off (one pattern with
@@ -117,6 +119,11 @@ ASK_SURE: Lexicon = {
         r"\breply with (?:your )?(?:approval|a yes|yes|ok|okay|go-?ahead|a go)\b",
         r"\bor tell me to\b",
         r"\bwhich (?:one|option|approach|of these) (?:do|would) you\b",
+        # "I see three options: 1. … 2. … Which would you like me to do?"
+        r"\bwhich (?:\w+ )?would you (?:like|prefer)\b",
+        # "Let me know A or B and I'll wire it up" (not "let me know if …", "let me know and
+        # I'll help": offers)
+        r"\blet me know (?!if\b|and\b)[^.\n]{0,30}\band i'?ll\b",
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
         # a decision put to the human: "let me know if I should move on to the design"
@@ -214,12 +221,17 @@ BLOCKED_SURE: Lexicon = {
         r"\bwidersprechen sich\b",
         r"\bbeides (?:gleichzeitig |zugleich )?geht nicht\b",
         r"\bkann nur (?:der|die|ein|eine) (?:\w+ )?(?:admin|administrator|inhaber|besitzer|owner)\w*\b",
+        # "Der Kunde muss dev@… in App Store Connect einladen. Danach kann ich signieren."
+        r"\b(?:der kunde|die kundin|der admin|der administrator|die administratorin|der inhaber|"
+        r"die inhaberin)\b[^.\n]{0,60}\bmuss\b",
     ),
     "es": (
         r"\bno puedo (?:\w+ ){1,6}hasta que\b",
         # "Esto solo lo puede cambiar el propietario o un administrador de la cuenta"
         r"\bs[oó]lo (?:lo |la |los |las )?pueden? (?:\w+ ){0,2}(?:el |la |un |una )?"
         r"(?:propietari[oa]|administrador\w*|admin|dueñ[oa])\b",
+        # "El propietario de la tienda tiene que crearte una cuenta"
+        r"\bel (?:propietari[oa]|administrador|dueñ[oa]|titular)\b[^.\n]{0,40}\btiene que\b",
     ),
     "fr": (
         r"\bje ne peux pas (?:\w+ ){1,6}(?:tant que|avant que)\b",
