@@ -117,7 +117,11 @@ provider error" as errors, roles or budgets others hold as blockers, "reply with
 it" as no work announced; and for hedges and claims of done in traditional Chinese; and for
 a finished report with a passing run and no doubt as a sure delivery, a purpose clause cut
 off as an error, a cloud agent's "encountered an unexpected error", "which would you like",
-"let me know A or B and I'll", nl "kies …, dan ga ik", es/de owners who must act)
+"let me know A or B and I'll", nl "kies …, dan ga ik", es/de owners who must act; and for
+"Start Docker Desktop and I'll …", a review gate ("let me know if … so I can move on"), "I'll
+stay subscribed" as no work announced, a review of a PR asked for as a question, ru/uk/pl
+requests in the singular, a service needed back or in an incident, a limit of the user's
+account (uk/ru) as blockers)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from coachloop.judge.rules.task import prompt_kind
 from judge_support import reads as _reads
 
 
@@ -154,3 +155,60 @@ def test_a_finished_report_with_a_passing_run_is_not_sent_back_on_its_wording() 
         "BUILD SUCCESSFUL in 58s\n```\n\nTest report: 188 tests, 0 failures, 0 ignored."
     )
     assert _reads(text, "fix the failing gradle build")[1] == "deliver"
+
+
+# The forms of the validation sets `blind51` and `blind52` (written here anew).
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Docker isn't running here and `sudo` asks for a password. Start Docker Desktop and "
+            "I'll bring the stack up.",
+            "spin up the dev stack",
+        ),
+        (
+            "The design doc is in `.kiro/specs/search/design.md`. Review it and let me know if it "
+            "looks right so I can move on to the tasks phase.",
+            "spec: search",
+        ),
+        (
+            "PR ready: https://github.com/acme/api/pull/88. CI: ✅ test, ✅ lint. I'll stay "
+            "subscribed to the PR in case review comments come in.",
+            "upgrade pydantic",
+        ),
+        (
+            "Знайшов 4 таблиці без посилань у коді. Підтверди, що можна видаляти всі, або скажи, "
+            "які залишити.",
+            "видали старі таблиці",
+        ),
+        (
+            "План готов. Подтверди, что делаем именно так и бэкап свежий — тогда запускаю.",
+            "почисти миграции",
+        ),
+        ("Zaloguj się do konsoli i wklej mi tutaj listę adresów przekierowań.", "napraw logowanie"),
+        (
+            "Staging returns 502 and the status page shows an incident at the host. I'll need "
+            "staging back before these tests mean anything.",
+            "run the integration tests",
+        ),
+        (
+            "Деплой не пройшов: закінчився trial. Це обмеження вашого акаунта, а не коду; після "
+            "оплати я перезапущу деплой.",
+            "задеплой бекенд",
+        ),
+    ],
+)
+def test_stops_of_the_sets_51_and_52_reach_the_human(text: str, prompt: str) -> None:
+    assert _reads(text, prompt)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    ("prompt", "asks"),
+    [
+        ("revisa el PR 58", True),  # the review is the answer
+        ("relis la PR 12 stp", True),
+        ("revisa por qué el job de ETL tarda el doble", False),  # find out why: work
+    ],
+)
+def test_a_review_asked_for_is_a_question(prompt: str, asks: bool) -> None:
+    assert prompt_kind(prompt)[0] is asks

@@ -124,6 +124,9 @@ ASK_SURE: Lexicon = {
         # "Let me know A or B and I'll wire it up" (not "let me know if …", "let me know and
         # I'll help": offers)
         r"\blet me know (?!if\b|and\b)[^.\n]{0,30}\band i'?ll\b",
+        # a phase gated on the human's review: "let me know if the requirements look right
+        # so I can move on to the design phase"
+        r"\blet me know if\b[^.\n]{0,60}\bso (?:that )?i can (?:move on|proceed|continue|start|go ahead)\b",
         r"\bhow would you like (?:me|to)\b",
         r"\blet me know (?:once|when|after)\b",
         # a decision put to the human: "let me know if I should move on to the design"
@@ -194,6 +197,10 @@ BLOCKED_SURE: Lexicon = {
         # "both of those are for the security team to decide and configure"
         r"\b(?:needs|requires) (?:the )?(?:owner|editor|admin)(?:/(?:owner|editor|admin))? "
         r"(?:role |rights |access |permissions? )?(?:on|in|for) (?:that|the|this|your)\b",
+        # a service the task needs is down: "I'll need staging back before these tests mean
+        # anything", "the status page shows an incident"
+        r"\bi'?ll need (?:\w+ ){1,3}back (?:before|to|first)\b",
+        r"\bstatus page (?:shows|reports|lists) an? (?:incident|outage)\b",
         r"\b(?:is|are) for (?:the |your )?(?:\w+ )?(?:team|admins?|owners?|lead|dba|ops) to "
         r"(?:decide|configure|approve|grant|set up|enable)\b",
         # "The workspace needs credits added in the Console before I can do the test"

@@ -22,8 +22,10 @@ ONGOING: Lexicon = {
         r"^now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
         # not the agent stopping: "so I'll have to stop here" announces no work
+        # nor the agent standing by ("I'll stay subscribed to the PR in case comments come in")
         r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b"
-        r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b)",
+        r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b| (?:stay|keep an "
+        r"eye|keep watching|be (?:here|around|available))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",

@@ -46,6 +46,12 @@ PROMPT_QUESTION: Lexicon = {
         # "tell me / explain" opening the prompt
         r"^\W*(?:расскажи|объясни|подскажи|розкажи|поясни|dime|explícame|explica|diga-me|"
         r"explique|dis-moi|explique-moi|erklär|erkläre|sag mir|spiegami|dimmi)\b",
+        # a review of a change asked for: the review is the answer ("revisa el PR 58", "relis
+        # la PR"); not "revisa por qué …" (find out why: work)
+        r"^\W*(?:revisa|revise|revisar|rivedi|relis|relisez|überprüfe?|prüfe?|audita)\s+"
+        r"(?:el |la |le |les |den |die |das |o |a |il |lo |os |as |i )?(?:pr|pull request|"
+        r"merge request|mr|código|codigo|code|diff|commit|cambios|changements|änderungen|"
+        r"modifiche|alterações)\b",
     ),
 }
 
