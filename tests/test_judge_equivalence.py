@@ -121,7 +121,9 @@ off as an error, a cloud agent's "encountered an unexpected error", "which would
 "Start Docker Desktop and I'll …", a review gate ("let me know if … so I can move on"), "I'll
 stay subscribed" as no work announced, a review of a PR asked for as a question, ru/uk/pl
 requests in the singular, a service needed back or in an incident, a limit of the user's
-account (uk/ru) as blockers)
+account (uk/ru) as blockers; and for the agent's own account and connection failures said
+casually in English as errors, and requests after a clause boundary (" — ", "; ", ", so ")
+or "if you can …," with free up, copy, mount, put, make, bump, upgrade, renew as requests)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

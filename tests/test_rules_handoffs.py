@@ -212,3 +212,47 @@ def test_stops_of_the_sets_51_and_52_reach_the_human(text: str, prompt: str) -> 
 )
 def test_a_review_asked_for_is_a_question(prompt: str, asks: bool) -> None:
     assert prompt_kind(prompt)[0] is asks
+
+
+# English said casually, as the validation set `blind53` showed (written here anew).
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oops, my API credits ran dry: the router answers `402 Insufficient credits` for the "
+        "model I run on. Top it up and hit retry.",
+        "✦ I'm being throttled on my end (`429` on the last calls), so I'm stopping mid-task.",
+        "Hit my rate limit with the model provider again and my retries are all used up. Say "
+        '"continue" and I\'ll resume.',
+        "⏺ My connection to the model keeps dropping: three retries died with `API Error: "
+        "Request timed out.` Resend and I'll pick up from the fix.",
+        "Something went sideways: I ran into the max output tokens and the tool call came out "
+        "garbled. Nothing was written.",
+        "Sorry, my model calls are getting `overloaded` responses. Try me again in a bit.",
+        "My session crashed (`Extension host terminated unexpectedly`) and the edits are lost.",
+    ],
+)
+def test_the_agents_own_failures_said_casually_are_errors(text: str) -> None:
+    assert _reads(text, "finish the task") == ("error", "deliver")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "`pip install` dies with `No space left on device`. I won't delete anything outside the "
+        "project on my own — free up some space and I'll retry.",
+        "Six modules have no imports; two are named in the CMS config. I'll remove the four. "
+        "For those two, confirm whether the CMS still loads them.",
+        "The drive isn't mounted here and I have no creds for it. Copy `sales.xlsx` into "
+        "`data/` or mount the drive and I'll carry on.",
+        "Every call returns `429 monthly quota exceeded` for the key in `.env`. Bump the plan "
+        "or drop another key in `.env` and I'll regenerate the fixtures.",
+        "The portal shows a human check to the headless browser. If you can export the list as "
+        "CSV, drop it in `data/` and I'll take it from there.",
+        "The token is expired (`403`). Make a new one under Settings → Security and put it in "
+        "`FIGMA_TOKEN`; then I'll pull the tokens.",
+        "12 branches are merged. Deleting remote branches can't be undone from here, so confirm "
+        "and I'll delete them.",
+    ],
+)
+def test_casual_requests_before_the_agents_next_step(text: str) -> None:
+    assert _reads(text, "do it")[1] == "deliver"

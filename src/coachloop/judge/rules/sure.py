@@ -176,9 +176,11 @@ _NEXT_STEP = LazyPattern(r"\b(?:and|then|or),? (?:tell me,? (?:and )?)?i(?:'ll| 
 _REQUEST = LazyPattern(
     r"(?:[-*•] |\d+[.)] )?(?:(?:in|on|under|from) (?:the |your )?[^,.\n]{1,50}?(?:\)|dashboard|"
     r"console|settings|page|portal|panel|ui),? )?(?:either )?"
+    # "If you can export the list as CSV (Products → Export), drop it in data/ and I'll …"
+    r"(?:if you can [^.\n]{1,80}?, )?"
     r"(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|tell me|"
     r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|start|"
-    r"launch|"
+    r"launch|free up|copy|mount|put|make|bump|upgrade|renew|"
     r"provide|generate|rotate|swap|"
     r"invite|unlock|log ?in|log out|sign in|reply|respond|answer|say|run|connect|plug in|"
     r"turn on|switch on|join)\b"
@@ -187,6 +189,27 @@ _REQUEST = LazyPattern(
 # offered, nothing waited on)
 _PLEASE = LazyPattern(r"\bplease,? (?!let me know\b)")
 _ENDS = (". ", "! ", "? ", ": ", "\n")
+# clause boundaries a request may follow too: "… on my own — free up some space and I'll
+# retry", "… can't be undone from here, so confirm and I'll run it"
+_CLAUSE_ENDS = (" — ", "; ", ", so ")
+
+
+def _opening(low: str, at: int, ends: tuple[str, ...]) -> int | None:
+    """Where the sentence (or clause) holding position `at` opens, after any of `ends`
+    within 200 characters before it; None when it opens out of reach."""
+    floor = max(at - 200, 0)
+    start = -1
+    for end in ends:
+        found = low.rfind(end, floor, at)
+        if found != -1:
+            start = max(start, found + len(end))
+    if start == -1:
+        if floor:
+            return None
+        start = 0
+    while start < at and low[start] == " ":
+        start += 1
+    return start
 
 
 def waits_on_request(low: str) -> bool:
@@ -198,18 +221,9 @@ def waits_on_request(low: str) -> bool:
         return False
     for m in _NEXT_STEP.finditer(low):
         at = m.start()
-        floor = max(at - 200, 0)
-        start = -1
-        for end in _ENDS:
-            found = low.rfind(end, floor, at)
-            if found != -1:
-                start = max(start, found + len(end))
-        if start == -1:
-            if floor:
-                continue  # the sentence opens out of reach
-            start = 0
-        while start < at and low[start] == " ":
-            start += 1
-        if _REQUEST.match(low, start) or _PLEASE.search(low, start, at):
-            return True
+        for start in (_opening(low, at, _ENDS), _opening(low, at, _ENDS + _CLAUSE_ENDS)):
+            if start is not None and (
+                _REQUEST.match(low, start) or _PLEASE.search(low, start, at)
+            ):
+                return True
     return False

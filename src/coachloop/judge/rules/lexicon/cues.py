@@ -66,6 +66,21 @@ ERROR_WORDS: Lexicon = {
         r"si è verificato un errore|đã xảy ra lỗi|terjadi kesalahan|bir hata oluştu|"
         r"wystąpił błąd)",
         r"\bdid not provide any assistant messages\b",
+        # the agent's own model account or connection, said casually: "my API credits ran
+        # dry", "I'm being throttled on my end", "Hit my rate limit with the model provider",
+        # "my connection to the model keeps dropping", "I ran into the max output tokens",
+        # "my model calls are getting overloaded responses", "my session crashed"
+        r"\bmy (?:api |model )?credits (?:ran|have run|are|have) (?:dry|out|run out)\b",
+        r"\bi'?m being (?:throttled|rate[- ]limited)\b",
+        r"\b(?:hit|hitting|reached) my (?:rate|usage) limit\b",
+        r"\bmy connection to the model\b",
+        r"\bran into (?:the )?max(?:imum)? output tokens\b",
+        r"\bmy (?:model|api) calls (?:are|keep) (?:getting|failing|timing out)\b",
+        r"\b(?:burned|burnt) through (?:the|my) retries\b",
+        r"\bmy retries are (?:all )?used up\b",
+        r"\bmy session crashed\b",
+        r"\bextension host terminated unexpectedly\b",
+        r"api error: (?:request timed out|connection error)\b",
         # the agent tool's own lines in Chinese: "模型响应异常，本轮对话已中断。点击「重试」继续。"
         r"模型(?:响应|返回|服务)(?:异常|出错|失败)",
         r"(?:本轮)?对话已(?:中断|终止)",
@@ -145,6 +160,8 @@ ASK_SURE: Lexicon = {
         r"\bwhich (?:\w+ ){0,2}you (?:want|prefer|pick|choose) decides\b",
         # the agent's next step waits on the answer (more in `sure.waits_on_request`)
         r"\bconfirm (?:that )?you want\b",
+        # "For those 4, confirm whether the CMS still uses them" (not "I'll confirm whether")
+        r"(?<!i'll )(?<!i will )(?<!let me )(?<!to )\bconfirm (?:whether|if)\b",
         r"\b(?:pick|choose) one\b",
         r"\b(?:then|and) tell me\b",
         # a choice made, left to the human's veto: "I'll go with MinIO unless you'd prefer
