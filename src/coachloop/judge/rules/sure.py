@@ -222,8 +222,6 @@ def waits_on_request(low: str) -> bool:
     for m in _NEXT_STEP.finditer(low):
         at = m.start()
         for start in (_opening(low, at, _ENDS), _opening(low, at, _ENDS + _CLAUSE_ENDS)):
-            if start is not None and (
-                _REQUEST.match(low, start) or _PLEASE.search(low, start, at)
-            ):
+            if start is not None and (_REQUEST.match(low, start) or _PLEASE.search(low, start, at)):
                 return True
     return False
