@@ -123,7 +123,9 @@ stay subscribed" as no work announced, a review of a PR asked for as a question,
 requests in the singular, a service needed back or in an incident, a limit of the user's
 account (uk/ru) as blockers; and for the agent's own account and connection failures said
 casually in English as errors, and requests after a clause boundary (" — ", "; ", ", so ")
-or "if you can …," with free up, copy, mount, put, make, bump, upgrade, renew as requests)
+or "if you can …," with free up, copy, mount, put, make, bump, upgrade, renew as requests;
+and for "response exceeded 32000 output token maximum" as an error, "confirm you're fine" as
+a request, and Unity's "Total: N Passed: N Failed: 0" as a run)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

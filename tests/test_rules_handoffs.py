@@ -256,3 +256,31 @@ def test_the_agents_own_failures_said_casually_are_errors(text: str) -> None:
 )
 def test_casual_requests_before_the_agents_next_step(text: str) -> None:
     assert _reads(text, "do it")[1] == "deliver"
+
+
+# The forms of the validation set `blind54` (written here anew).
+@pytest.mark.parametrize(
+    ("text", "prompt", "kind"),
+    [
+        (
+            "I'll now update the loader for the v2 format. Let me read the rest of the file\n\n"
+            "[Output truncated: response exceeded 32000 output token maximum]",
+            "go on",
+            "error",
+        ),
+        (
+            "`camerax` needs minSdk 23; we're on 21 (2.8% of installs). Confirm you're fine "
+            "dropping them before I change it, or I can gate the feature instead.",
+            "bump minSdk",
+            "question",
+        ),
+        (
+            "Corrigido: o `MenuController` agora cancela a inscrição em `OnDisable`.\n\n```\nTest "
+            "run: EditMode + PlayMode\n  Total: 64  Passed: 64  Failed: 0\n```",
+            "corrige o vazamento de memória",
+            "completion",
+        ),
+    ],
+)
+def test_stops_of_the_set_54(text: str, prompt: str, kind: str) -> None:
+    assert _reads(text, prompt) == (kind, "deliver")

@@ -131,6 +131,8 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("generic", rf"\bTests?:?\s+(?P<passed>{_N}) passed\b"),
     ("generic", rf"(?P<passed>{_N}) tests?, 0 fail(?:ures|ed)"),
+    # Unity's test runner and others: "Total: 71  Passed: 71  Failed: 0"
+    ("generic", rf"\bTotal:\s*{_N},?\s+Passed:\s*(?P<passed>{_N}),?\s+Failed:\s*(?P<failed>{_N})"),
     # a run quoted inline after its command: "`npm test -- search` → 12 passed"
     (
         "generic",

@@ -81,6 +81,8 @@ ERROR_WORDS: Lexicon = {
         r"\bmy session crashed\b",
         r"\bextension host terminated unexpectedly\b",
         r"api error: (?:request timed out|connection error)\b",
+        # "[Output truncated: response exceeded 32000 output token maximum]"
+        r"\bresponse exceeded (?:the )?\d+ output token\b",
         # the agent tool's own lines in Chinese: "模型响应异常，本轮对话已中断。点击「重试」继续。"
         r"模型(?:响应|返回|服务)(?:异常|出错|失败)",
         r"(?:本轮)?对话已(?:中断|终止)",
@@ -160,6 +162,7 @@ ASK_SURE: Lexicon = {
         r"\bwhich (?:\w+ ){0,2}you (?:want|prefer|pick|choose) decides\b",
         # the agent's next step waits on the answer (more in `sure.waits_on_request`)
         r"\bconfirm (?:that )?you want\b",
+        r"\bconfirm (?:that )?you'?re (?:fine|ok|okay|happy|good)\b",
         # "For those 4, confirm whether the CMS still uses them" (not "I'll confirm whether")
         r"(?<!i'll )(?<!i will )(?<!let me )(?<!to )\bconfirm (?:whether|if)\b",
         r"\b(?:pick|choose) one\b",
