@@ -125,7 +125,12 @@ account (uk/ru) as blockers; and for the agent's own account and connection fail
 casually in English as errors, and requests after a clause boundary (" — ", "; ", ", so ")
 or "if you can …," with free up, copy, mount, put, make, bump, upgrade, renew as requests;
 and for "response exceeded 32000 output token maximum" as an error, "confirm you're fine" as
-a request, and Unity's "Total: N Passed: N Failed: 0" as a run)
+a request, and Unity's "Total: N Passed: N Failed: 0" as a run; and for "the model is
+temporarily unavailable", "Loop detected:", "the response was filtered" as errors, flip,
+toggle, switch, "approve before I", "confirm which", de "bitte … selbst", ru "нужно …, после
+этого перезапущу" as requests, a payment method or an owner the account needs and "has to be
+done by someone" as blockers, "contributing" as docs, and "after that stays", "first day of
+next month" as no work announced)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

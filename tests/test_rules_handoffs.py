@@ -284,3 +284,100 @@ def test_casual_requests_before_the_agents_next_step(text: str) -> None:
 )
 def test_stops_of_the_set_54(text: str, prompt: str, kind: str) -> None:
     assert _reads(text, prompt) == (kind, "deliver")
+
+
+# The forms of the validation set `blind57` (written here anew).
+@pytest.mark.parametrize(
+    ("text", "prompt", "kind"),
+    [
+        (
+            "The model is temporarily unavailable. Please try again in a few minutes.\n\n(Kiro) "
+            "Elapsed time: 3s",
+            "go on with task 4",
+            "error",
+        ),
+        (
+            "The bridge rejects the app (`link button not pressed`). The button has to be pressed "
+            "by someone in the room within 30 seconds of the request.",
+            "turn on the lights",
+            "blocker",
+        ),
+        (
+            "Added `CONTRIBUTING.md` (setup, tests, style, PR checklist) and linked it from "
+            "`README.md`.\n\nFiles changed:\n- `CONTRIBUTING.md` (new)\n- `README.md` (+3 lines)",
+            "add a CONTRIBUTING file",
+            "completion",
+        ),
+    ],
+)
+def test_stops_of_the_set_57(text: str, prompt: str, kind: str) -> None:
+    assert _reads(text, prompt) == (kind, "deliver")
+
+
+def test_a_toggle_asked_for_before_the_next_step() -> None:
+    text = (
+        "The handlers need the message content intent, which is toggled in the developer "
+        "portal. Flip it under Bot → Privileged Intents and confirm here, then I'll run the bot."
+    )
+    assert _reads(text, "migrate the bot")[1] == "deliver"
+
+
+# The forms of the validation set `blind56` (written here anew).
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Loop detected: the model repeated the same tool call (`read_file a.py`) 9 times. "
+            "Stopping the request to prevent an infinite loop.",
+            "fix the export",
+        ),
+        (
+            "Sorry, the response was filtered by the Responsible AI Service. Please rephrase your "
+            "prompt and try again.",
+            "add the chart",
+        ),
+        (
+            "Prices updated and tests pass (40 passed). Pushing them notifies 2,100 subscribers: "
+            "please approve before I run `push_prices --notify`.",
+            "sync the prices",
+        ),
+        (
+            "`git push heroku main` fails: payment method required. The team needs a verified "
+            "payment method before the worker dyno can be added.",
+            "deploy the worker",
+        ),
+        (
+            "The webhook was removed after 19 failures; re-creating it needs the app to be "
+            "re-installed by the store owner.",
+            "replay the webhooks",
+        ),
+        (
+            "Three campaigns are active; pausing the first also stops welcome emails. Confirm "
+            "which to pause.",
+            "pause the marketing emails",
+        ),
+        (
+            "Der Abruf braucht eine TAN. Bitte starte `python import.py` einmal selbst und "
+            "bestätige die TAN.",
+            "importiere die Kontoauszüge",
+        ),
+        (
+            "Аккаунт CRM заблокирован: закончилась подписка. Нужно продлить тариф, после этого "
+            "перезапущу выгрузку.",
+            "выгрузи сделки",
+        ),
+        # a description and a date are no work announced
+        (
+            "It runs daily and writes unmatched rows to `exceptions`; anything unmatched after "
+            "that stays there until someone resolves it by hand.",
+            "What does the reconcile job do?",
+        ),
+        (
+            "The range ended on the first day of next month. Changed to `< end`.\n\n```\n$ make "
+            "test\n7 passed in 0.9s\n```",
+            "fix the off-by-one in the report",
+        ),
+    ],
+)
+def test_stops_of_the_set_56(text: str, prompt: str) -> None:
+    assert _reads(text, prompt)[1] == "deliver"

@@ -180,7 +180,7 @@ _REQUEST = LazyPattern(
     r"(?:if you can [^.\n]{1,80}?, )?"
     r"(?:please,? )?(?:confirm|approve|review|add|top up|plug|grant|give|set|tell me|"
     r"drop|open|pick|choose|select|create|enable|install|restart|paste|share|send|upload|start|"
-    r"launch|free up|copy|mount|put|make|bump|upgrade|renew|"
+    r"launch|free up|copy|mount|put|make|bump|upgrade|renew|flip|toggle|switch|"
     r"provide|generate|rotate|swap|"
     r"invite|unlock|log ?in|log out|sign in|reply|respond|answer|say|run|connect|plug in|"
     r"turn on|switch on|join)\b"

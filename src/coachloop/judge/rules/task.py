@@ -42,7 +42,7 @@ _REPRO = Scanner(
     whole=True,
 )
 _DOCS = LazyPattern(
-    r"\b(?:document\w*|docs?|readme|changelog|guide|guía|documenta\w*|dokumentation|"
+    r"\b(?:document\w*|docs?|readme|changelog|contributing|guide|guía|documenta\w*|dokumentation|"
     r"anleitung|doku|dokumentier\w*|dokumenta\w*|документаци\w*|документуй\w*)\b|文档|说明书|规范|仕様|ドキュメント|문서|명세",
     re.I,
 )

@@ -27,6 +27,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bsobald du (?:das|es) (?:erledigt|ausgeführt|gemacht) hast\b",
         # "Bitte ... ausführen, danach mache ich weiter": the next step waits on it
         r"\bbitte\b(?:[^.!?\n]|\.(?=\S)){0,160}?\b(?:danach|dann|anschließend) (?:\w+ )?ich\b",
+        # "Bitte starte das Skript einmal selbst und bestätige die TAN" (yourself)
+        r"\bbitte\b[^.\n]{0,60}?\bselbst\b",
         r"\bes sei denn,? (?:du|sie) (?:möchtest|möchten|willst|wollen) (?:lieber|es anders)\b",
     ),
     "es": (
@@ -135,6 +137,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bбез (?:вашего |твоего )?(?:ответа|решения|подтверждения|согласия)\b",
         # the singular imperative with what it asks: "Подтверди, что делаем так", "скажи, какие"
         r"\b(?:подтверди|скажи|напиши|выбери)\b,? (?:что|какие|какой|какую|ли|пожалуйста)\b",
+        # "Нужно продлить тариф, после этого перезапущу" (it needs …, then I restart)
+        r"\b(?:нужно|необходимо|надо) [^.\n]{1,60}?,? после (?:этого|чего) (?:я )?(?:перезапущу|"
+        r"запущу|продолжу|повторю)",
         r"\b(?:напишите|скажите|подскажите|уточните),? (?:какой|какую|какие|что|ли|как|нужно|нужен)\b",
         # a polite imperative with "please": "Добавьте, пожалуйста, публичный ключ …"; not
         # a review invited after finished work ("Проверьте, пожалуйста, всё ли устраивает")

@@ -28,6 +28,8 @@ ERROR_WORDS: Lexicon = {
         r"api error: (?:\d{3}\b|connection error|request timed out|overloaded|terminated)|"
         r"(?:error: )?compaction failed\b|(?:error: )?mcp server \S+ disconnected\b|"
         r"(?:the )?agent stopped unexpectedly\b|llm provider error\b|"
+        r"(?:the )?model is (?:temporarily |currently )?unavailable\b|loop detected:|"
+        r"(?:sorry, )?the response was filtered\b|"
         # a cloud agent's own line: "Jules encountered an unexpected error and could not complete"
         r"[\w-]+ encountered an (?:unexpected |internal |unknown )?error and could not\b|"
         r"\d{3} \{\s*\"error\"\s*:|"
@@ -164,7 +166,9 @@ ASK_SURE: Lexicon = {
         r"\bconfirm (?:that )?you want\b",
         r"\bconfirm (?:that )?you'?re (?:fine|ok|okay|happy|good)\b",
         # "For those 4, confirm whether the CMS still uses them" (not "I'll confirm whether")
-        r"(?<!i'll )(?<!i will )(?<!let me )(?<!to )\bconfirm (?:whether|if)\b",
+        r"(?<!i'll )(?<!i will )(?<!let me )(?<!to )\bconfirm (?:whether|if|which)\b",
+        # "please approve before I run `push_prices --notify`"
+        r"\b(?:approve|confirm)(?: (?:this|it|that))? before (?:i|we)\b",
         r"\b(?:pick|choose) one\b",
         r"\b(?:then|and) tell me\b",
         # a choice made, left to the human's veto: "I'll go with MinIO unless you'd prefer
@@ -220,6 +224,15 @@ BLOCKED_SURE: Lexicon = {
         # a service the task needs is down: "I'll need staging back before these tests mean
         # anything", "the status page shows an incident"
         r"\bi'?ll need (?:\w+ ){1,3}back (?:before|to|first)\b",
+        # a payment or an owner the account needs: "The team needs a verified payment method",
+        # "needs the app to be re-installed by the store owner"
+        r"\b(?:needs?|requires?) (?:a |an )?(?:verified |valid |new )?(?:payment method|credit card|"
+        r"billing account)\b",
+        r"\b(?:needs?|requires?) [^.\n]{0,60}\bby (?:the |a |an |your )?(?:store |shop |account |"
+        r"workspace |org(?:anization)? |project )?(?:owner|admin(?:istrator)?)\b",
+        # a step only a person there can take: "has to be done by someone in the room"
+        r"\bhas to be (?:done|pressed|approved|signed|entered|granted) by (?:someone|a person|you|"
+        r"an? (?:admin|owner))\b",
         r"\bstatus page (?:shows|reports|lists) an? (?:incident|outage)\b",
         r"\b(?:is|are) for (?:the |your )?(?:\w+ )?(?:team|admins?|owners?|lead|dba|ops) to "
         r"(?:decide|configure|approve|grant|set up|enable)\b",

@@ -56,8 +56,11 @@ ONGOING: Lexicon = {
         r"^will (?:report|post|follow up|update|do|change|adjust|get back)\b",
         r"\s(?<=[.!]\s)\s*will (?:report|post|follow up|update|do|change|adjust|get back)\b",
         r"\bwe will (?:report|post|follow up|update|do|change|adjust|get back)\b",
-        r"\bafter that\b",
-        r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next|to do|left)\b",
+        # not "anything unmatched after that stays …" (a time in a description)
+        r"\bafter that\b(?! (?:stays|remains|is|are|gets|goes|will be)\b)",
+        # not "the first day of next month" (a date)
+        r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next(?! (?:month|week|year|day)\b)|"
+        r"to do|left)\b",
         r"\bcome after\b",
         r"\bso far\b",
         # not a gerund the sentence is about: "so rerunning it is safe"
