@@ -130,7 +130,10 @@ temporarily unavailable", "Loop detected:", "the response was filtered" as error
 toggle, switch, "approve before I", "confirm which", de "bitte … selbst", ru "нужно …, после
 этого перезапущу" as requests, a payment method or an owner the account needs and "has to be
 done by someone" as blockers, "contributing" as docs, and "after that stays", "first day of
-next month" as no work announced)
+next month" as no work announced; and for a count after its inline command as a run,
+"stream error:" as an error, "Before I push:", a bare "Confirm.", "upgrade the account" as
+requests, someone else's account, credentials a sandbox lacks and a spending limit as
+blockers, and "before I call this done" as work under way)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

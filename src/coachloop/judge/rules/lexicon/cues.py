@@ -28,7 +28,7 @@ ERROR_WORDS: Lexicon = {
         r"api error: (?:\d{3}\b|connection error|request timed out|overloaded|terminated)|"
         r"(?:error: )?compaction failed\b|(?:error: )?mcp server \S+ disconnected\b|"
         r"(?:the )?agent stopped unexpectedly\b|llm provider error\b|"
-        r"(?:the )?model is (?:temporarily |currently )?unavailable\b|loop detected:|"
+        r"(?:the )?model is (?:temporarily |currently )?unavailable\b|loop detected:|stream error:|"
         r"(?:sorry, )?the response was filtered\b|"
         # a cloud agent's own line: "Jules encountered an unexpected error and could not complete"
         r"[\w-]+ encountered an (?:unexpected |internal |unknown )?error and could not\b|"
@@ -165,6 +165,11 @@ ASK_SURE: Lexicon = {
         # the agent's next step waits on the answer (more in `sure.waits_on_request`)
         r"\bconfirm (?:that )?you want\b",
         r"\bconfirm (?:that )?you'?re (?:fine|ok|okay|happy|good)\b",
+        # a choice before a step that can't be undone: "Before I push: squash or keep the 5
+        # WIP commits"; a bare "Confirm." closing the message; an account only the human pays
+        r"\bbefore i (?:push|merge|deploy|run|delete|send|ship|release)\s?:",
+        r"(?:^|[.!?:]\s)(?:please )?confirm[.!]?$",
+        r"(?<!i'll )(?<!to )\b(?:upgrade|top up|renew) (?:the|your) (?:account|plan|subscription)\b",
         # "For those 4, confirm whether the CMS still uses them" (not "I'll confirm whether")
         r"(?<!i'll )(?<!i will )(?<!let me )(?<!to )\bconfirm (?:whether|if|which)\b",
         # "please approve before I run `push_prices --notify`"
@@ -230,6 +235,12 @@ BLOCKED_SURE: Lexicon = {
         r"billing account)\b",
         r"\b(?:needs?|requires?) [^.\n]{0,60}\bby (?:the |a |an |your )?(?:store |shop |account |"
         r"workspace |org(?:anization)? |project )?(?:owner|admin(?:istrator)?)\b",
+        # "Someone with the Apple dev account has to export it"; credentials the sandbox lacks;
+        # a spending limit the org hit
+        r"\bsomeone with (?:the |an? |your )?[^.\n]{1,40}? (?:has to|needs to|must|will have to)\b",
+        r"\bno (?:\w+ )?credentials (?:in|on|for) (?:the |this )?(?:sandbox|environment|container|"
+        r"machine|ci)\b",
+        r"\b(?:hit|reached) (?:the|its|their|your) (?:\w+ )?spending limit\b",
         # a step only a person there can take: "has to be done by someone in the room"
         r"\bhas to be (?:done|pressed|approved|signed|entered|granted) by (?:someone|a person|you|"
         r"an? (?:admin|owner))\b",

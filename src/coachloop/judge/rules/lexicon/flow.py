@@ -38,6 +38,8 @@ ONGOING: Lexicon = {
         # not the next step left to the human ("that's the next step whenever you want it")
         r"\bnext (?:up|step(?!,? (?:whenever|if|when|once) you\b)|i'?ll)\b",
         r"\bmoving on\b",
+        # "waiting for the Windows CI job before I call this done"
+        r"\bbefore i call (?:this|it) (?:done|finished|complete)\b",
         r"\bin progress\b",
         r"⏳|⬜",
         r"\bhalfway\b",
