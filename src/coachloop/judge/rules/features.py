@@ -305,7 +305,7 @@ class Features:
             return False
         if text[-1] in lx.DANGLING_CJK or text.endswith(lx.DANGLING_CJK_WORDS):
             return True
-        low = text.lower()
+        low = self.msg.low_text  # `text` is the message's text: it is stripped already
         if last_word(low) in lx.DANGLING or open_code_span(text):
             return True
         # a purpose or reason clause opened and left after a word or three: "Ich passe jetzt

@@ -100,14 +100,6 @@ def _error_closing(low_prose: str) -> bool:
     )
 
 
-def _open_fence(f: Features) -> bool:
-    """The text ends inside a fenced block it left open: the harness's line that cut the
-    reply off ("The model's response exceeded the maximum output length.") is read as
-    code, so the prose does not end on it."""
-    fences = f.msg.fences
-    return bool(fences) and fences[-1][1] >= len(f.msg.text)
-
-
 def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
     """A reason to deliver whatever the scorer says, or None.
 
@@ -122,7 +114,9 @@ def sure_deliver(f: Features, outcome: Outcome) -> MessageType | None:
         or opening
         or repetitive(f.msg.prose)
         or _error_closing(f.msg.low_prose)
-        or (_open_fence(f) and _error_closing(low))
+        # a reply left inside a block it opened: the harness's line that cut it off ("The
+        # model's response exceeded the maximum output length.") reads as code, not prose
+        or (f.msg.ends_in_fence and _error_closing(low))
     ):
         return "error"
     tail = f.msg.low_last_three
@@ -194,19 +188,32 @@ _ENDS = (". ", "! ", "? ", ": ", "\n")
 _CLAUSE_ENDS = (" — ", "; ", ", so ")
 
 
-def _opening(low: str, at: int, ends: tuple[str, ...]) -> int | None:
-    """Where the sentence (or clause) holding position `at` opens, after any of `ends`
-    within 200 characters before it; None when it opens out of reach."""
-    floor = max(at - 200, 0)
+def _after(low: str, floor: int, at: int, ends: tuple[str, ...]) -> int:
+    """Where text opens after the last of `ends` in `low[floor:at]`; -1 when none is there."""
     start = -1
     for end in ends:
         found = low.rfind(end, floor, at)
         if found != -1:
             start = max(start, found + len(end))
-    if start == -1:
-        if floor:
-            return None
-        start = 0
+    return start
+
+
+def _openings(low: str, at: int) -> set[int]:
+    """Where the sentence holding position `at` opens, and the clause within it (after
+    `_CLAUSE_ENDS`), each within 200 characters before it; none out of reach."""
+    floor = max(at - 200, 0)
+    sentence = _after(low, floor, at, _ENDS)
+    if sentence == -1 and not floor:
+        sentence = 0  # the text's start
+    clause = max(sentence, _after(low, floor, at, _CLAUSE_ENDS))
+    found = set()
+    for opening in (sentence, clause):
+        if opening != -1:
+            found.add(_skip_spaces(low, opening, at))
+    return found
+
+
+def _skip_spaces(low: str, start: int, at: int) -> int:
     while start < at and low[start] == " ":
         start += 1
     return start
@@ -221,7 +228,7 @@ def waits_on_request(low: str) -> bool:
         return False
     for m in _NEXT_STEP.finditer(low):
         at = m.start()
-        for start in (_opening(low, at, _ENDS), _opening(low, at, _ENDS + _CLAUSE_ENDS)):
-            if start is not None and (_REQUEST.match(low, start) or _PLEASE.search(low, start, at)):
+        for start in _openings(low, at):
+            if _REQUEST.match(low, start) or _PLEASE.search(low, start, at):
                 return True
     return False

@@ -42,8 +42,9 @@ _REPRO = Scanner(
     whole=True,
 )
 _DOCS = LazyPattern(
-    r"\b(?:document\w*|docs?|readme|changelog|contributing|guide|guía|documenta\w*|dokumentation|"
-    r"anleitung|doku|dokumentier\w*|dokumenta\w*|документаци\w*|документуй\w*)\b|文档|说明书|规范|仕様|ドキュメント|문서|명세",
+    r"\b(?:document\w*|docs?|readme|changelog|contributing|guide|guía|documenta\w*|dokumenta\w*|"
+    r"doku|dokumentier\w*|anleitung|документаци\w*|документуй\w*)\b|"
+    r"文档|说明书|规范|仕様|ドキュメント|문서|명세",
     re.I,
 )
 

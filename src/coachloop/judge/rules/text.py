@@ -98,6 +98,11 @@ class Message:
         return fence_spans(self.text) if self.fenced else []
 
     @lazy
+    def ends_in_fence(self) -> bool:
+        """The text ends inside a fenced block it left open (`ends_in_fence`)."""
+        return ends_in_fence(self.text, self.fences)
+
+    @lazy
     def code_blocks(self) -> list[str]:
         return [self.text[a:b] for a, b in self.fences]
 
@@ -174,13 +179,19 @@ def open_code_span(text: str) -> bool:
 _ENDS_SENTENCE = (".", "?", "!", "。", "？", "！", "؟")
 
 
+def ends_in_fence(text: str, fences: list[tuple[int, int]]) -> bool:
+    """`text` ends inside the fenced block it opened last (`fences`: `marks.fence_spans`,
+    whose last span runs to the text's end when that block was left open)."""
+    return bool(fences) and fences[-1][1] >= len(text)
+
+
 def cut_in_code(text: str, fences: list[tuple[int, int]]) -> bool:
     """`text` ends inside the fenced block it opened last (`fences`: `marks.fence_spans`),
     on code that leaves a bracket open, or a string on its last line: a reply cut off
     mid-program by an output limit. A block left open on complete code (a command the
     human is to run, whose closing fence was dropped) is not: nothing in it is cut; nor
     one whose last line ends a sentence (prose after a block whose fence was lost)."""
-    if not fences or fences[-1][1] < len(text):
+    if not ends_in_fence(text, fences):
         return False
     first, _, body = text[fences[-1][0] :].partition("\n")
     code = body.rstrip()
