@@ -206,10 +206,12 @@ def test_lexicon_patterns_are_lower_case_as_their_matching_needs() -> None:
     import re
 
     from coachloop.judge.rules import lexicon as lx
-    from coachloop.judge.rules.lexicon import cues, prompts
+    from coachloop.judge.rules.lexicon import cues, own_failures, prompts
 
     tables = [v for v in vars(lx).values() if isinstance(v, dict)]
-    tables += [v for m in (cues, prompts) for v in vars(m).values() if isinstance(v, dict)]
+    tables += [
+        v for m in (cues, own_failures, prompts) for v in vars(m).values() if isinstance(v, dict)
+    ]
     syntax = re.compile(r"\\[A-Za-z]|\(\?[A-Za-z]+[:)]|\[\^?[^\]]*\]")
     patterns = [p for t in tables for ps in t.values() if isinstance(ps, tuple) for p in ps]
     assert len(patterns) > 500

@@ -26,7 +26,7 @@ __all__ = [
     "waits_on_request",
 ]
 
-ERROR_WORDS = lx.compile_lexicon(lx.cues.ERROR_WORDS)
+ERROR_WORDS = lx.compile_lexicon(lx.own_failures.ERROR_WORDS)
 ASK_SURE = lx.compile_lexicon(lx.ASK_SURE)  # read with the prose's words
 BLOCKED_SURE = lx.compile_lexicon(lx.BLOCKED_SURE)
 

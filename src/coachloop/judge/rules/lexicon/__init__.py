@@ -14,6 +14,7 @@ from coachloop.judge.rules.lexicon import (
     claims_world,
     cues,
     flow,
+    own_failures,
     prompts,
     trouble,
     trouble_world,
@@ -60,5 +61,6 @@ __all__ = [
     "compile_lexicon",
     "cues",
     "lexicon_regex",
+    "own_failures",
     "prompts",
 ]
