@@ -1,5 +1,5 @@
-"""Stops that hand the turn to the human, in the forms the validation sets `blind45` and
-`blind46` showed (written here anew): Claude Code's and other harnesses' own failure lines
+"""Stops that hand the turn to the human, in the forms the validation sets `blind45` to
+`blind57` showed (written here anew): Claude Code's and other harnesses' own failure lines
 after narrated work, a role or a budget only someone else holds, requests put as "reply
 with approval", "tell me to", "j'ai besoin de toi", "cuando las tengas", ja/zh/ko requests;
 and a finished check run whose closing leaves the next step to the human."""
