@@ -16,7 +16,7 @@ from pathlib import Path
 
 from coachloop.core.verdict import Evidence
 from coachloop.core.verdict import TestSummary as Summary
-from coachloop.evidence import summaries
+from coachloop.evidence import harness, summaries
 from coachloop.evidence import text as evidence
 from coachloop.evidence.runners import COMPILED, NOTHING_RAN, go_counts
 
@@ -103,10 +103,10 @@ def _plain_extract(text: str) -> Evidence:
     has_commit = any(w in lowered for w in words) and re.search(r"[0-9a-fA-F]{7}", text)
     found = evidence._COMMIT.findall(text) if has_commit else []
     commits = [
-        a or b or c
-        for a, b, c in found
-        if re.search(r"\d", a or b or c)
-        and (re.search(r"[a-f]", a or b or c) or re.fullmatch(r"\d+", a))
+        a or b or c or d
+        for a, b, c, d in found
+        if re.search(r"\d", a or b or c or d)
+        and (re.search(r"[a-f]", a or b or c or d) or re.fullmatch(r"\d+", a))
     ]
     no_urls = re.sub(r"https?://\S+", " ", text) if "://" in text else text
     paths = [p for p in _plain_paths(no_urls) if not p.startswith("//")]
@@ -119,7 +119,14 @@ def _plain_extract(text: str) -> Evidence:
         commits=evidence._unique(commits),
         pull_requests=evidence._unique(evidence._PR.findall(text)) if "http" in lowered else (),
         paths=evidence._unique(paths),
-        commands=evidence._unique([c.strip() for c in evidence._COMMAND.findall(text)]),
+        commands=evidence._unique(
+            [
+                c.strip()
+                for c in evidence._COMMAND.findall(text)
+                + evidence._INLINE_RUN.findall(text)
+                + harness.commands(text)
+            ]
+        ),
         exit_codes=tuple(exits[:20]),
         successes=_plain_successes(text),
         failures=evidence._unique([f.strip()[:200] for f in failures]),

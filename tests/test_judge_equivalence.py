@@ -133,7 +133,12 @@ done by someone" as blockers, "contributing" as docs, and "after that stays", "f
 next month" as no work announced; and for a count after its inline command as a run,
 "stream error:" as an error, "Before I push:", a bare "Confirm.", "upgrade the account" as
 requests, someone else's account, credentials a sandbox lacks and a spending limit as
-blockers, and "before I call this done" as work under way)
+blockers, and "before I call this done" as work under way; and for runs shown as agents
+paste them: a Gemini CLI box with output, Playwright's minutes, "N/N 通过", a `git log
+--oneline` line, a command quoted inline with its output, a CLI's check-marked lines in a
+block; a protected branch, a read-only token and a service only its owner restores as
+blockers; "Let's Encrypt" and "won't let me" not work announced; a Markdown document full
+of TODO notes as unfinished)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -5,7 +5,8 @@
   a blank line between.
 
 - Gemini CLI: each call in a box ("╭───╮", "│ ✔  Shell npm test │", "╰───╯"), its status
-  the box's first mark: "⊷" while the call is still executing.
+  the box's first mark: "⊷" while the call is still executing, "✔" once it has run; what
+  it printed follows inside the box, after a blank boxed line.
 
 `commands(text)` gives the commands of such calls and `ran(text)` tells whether one is
 shown with what it printed (a run, not only a call); `running_at_end(text)` whether the
@@ -37,17 +38,32 @@ _GOOSE_RAN = Scanner(
 )
 
 
+_GEMINI = "Shell "
+# A call that ran and printed something: its line ("│ ✔  Shell npm test │"), blank boxed
+# lines, then a boxed line with output in it (a call whose box is empty shows no run).
+_GEMINI_RAN = Scanner(
+    r"^[ \t]*│ ✔ {1,3}Shell (\S[^\n]{0,200}?)[ \t]*│[ \t]*\n(?:[ \t]*│[ \t]*│[ \t]*\n)*"
+    r"[ \t]*│[ \t]*[^\s│╰]",
+    re.M,
+    whole=True,
+)
+
+
 def commands(text: str) -> list[str]:
     """The commands of the shell calls rendered in `text`, in order per form."""
     found: list[str] = []
     if _GOOSE in text:
         found += _GOOSE_COMMAND.findall(text)
+    if _GEMINI in text and _BOX_OPEN in text:
+        found += _GEMINI_RAN.findall(text)
     return found
 
 
 def ran(text: str) -> bool:
     """A rendered shell call is shown with what it printed."""
-    return _GOOSE in text and bool(_GOOSE_RAN.search(text))
+    if _GOOSE in text and _GOOSE_RAN.search(text):
+        return True
+    return _GEMINI in text and _BOX_OPEN in text and bool(_GEMINI_RAN.search(text))
 
 
 _BOX_OPEN, _BOX_CLOSE, _EXECUTING = "╭", "╯", "⊷"

@@ -88,13 +88,14 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"(?P<passed>{_N}) passing \(\d+\s?m?s\)(?:\s*\n\s*(?:(?P<skipped>{_N}) pending\s*\n\s*)?"
         rf"(?P<failed>{_N}) failing)?",
     ),
-    # playwright: "12 passed (34.2s)", "2 failed"
+    # playwright: "12 passed (34.2s)", "75 passed (2.4m)", "2 failed" (also in a CLI's box: "│ 3 passed (1.1s) │")
     (
         "playwright",
-        rf"^\s*(?:(?P<failed>{_N}) failed\s*\n(?:.*\n){{0,20}}?)?\s*(?P<passed>{_N}) passed \([\d.]+m?s\)",
+        rf"^[\s│]*(?:(?P<failed>{_N}) failed[\s│]*\n(?:.*\n){{0,20}}?)?[\s│]*(?P<passed>{_N}) passed "
+        rf"\([\d.]+(?:m?s|m|h)\)",
     ),
     # the same summary quoted inline after its command: "`npx playwright test` → 3 passed (4.2s)"
-    ("playwright", rf"(?:→|->|:) (?P<passed>{_N}) passed \([\d.]+m?s\)"),
+    ("playwright", rf"(?:→|->|:) (?P<passed>{_N}) passed \([\d.]+(?:m?s|m|h)\)"),
     # phpunit: "OK (41 tests, 97 assertions)" / "Tests: 41, Assertions: 97, Failures: 2."
     ("phpunit", rf"OK \((?P<passed>{_N}) tests?, {_N} assertions?\)"),
     (
@@ -123,8 +124,14 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"(?P<passed>{_N}) (?:tests? )?(?:passed|passing|pass|ok),? (?:and )?(?P<failed>{_N}) "
         rf"(?:failed|failures?|failing)",
     ),
-    # "101 tests pass, 0 failures" / "all 154 tests pass" / "81/81 tests pass"
-    ("generic", rf"(?P<passed>{_N})/(?P<total>{_N}) (?:tests? )?(?:pass(?:ed|ing)?|green|ok)\b"),
+    # "101 tests pass, 0 failures" / "all 154 tests pass" / "81/81 tests pass" (also said in
+    # other languages: "96/96 通过", "42/42 bestanden")
+    (
+        "generic",
+        rf"(?P<passed>{_N})/(?P<total>{_N}) (?:tests? )?(?:(?:pass(?:ed|ing)?|green|ok)\b|"
+        rf"通过|通過|合格|통과|(?:bestanden|réussis|pasaron|passaram|superati|пройден\w*|"
+        rf"geslaagd|zaliczon\w*|lulus|başarılı)\b)",
+    ),
     (
         "generic",
         rf"(?P<passed>{_N}) (?:[\w-]+ ){{0,2}}tests? (?:(?:now|all) )?(?:pass(?:ed|ing)?|green|ok)\b",
@@ -141,6 +148,25 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"(?<=[^\s`])`\s?(?:→|->|:)?\s?\(?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b"
         rf"(?!,? (?:and )?{_N} fail)",
     ),
+)
+
+# "passed" in other languages, after a count ("96/96 通过"): anchors of the generic runner,
+# and test words of a summary line (`summaries.TEST_WORDS`)
+OTHER_PASS_WORDS = (
+    "通过",
+    "通過",
+    "合格",
+    "통과",
+    "bestanden",
+    "réussis",
+    "pasaron",
+    "passaram",
+    "superati",
+    "пройден",
+    "geslaagd",
+    "zaliczon",
+    "lulus",
+    "başarılı",
 )
 
 # A pattern runs only when one of its anchor words is in the lowercased text: a cheap
@@ -165,7 +191,7 @@ _ANCHORS: dict[str, tuple[str, ...]] = {
     "prove": ("files=",),
     "quickcheck": ("+++ ok",),
     "dart": ("tests passed!", "tests failed"),
-    "generic": ("pass", " ok", "green", "fail"),
+    "generic": ("pass", " ok", "green", "fail", *OTHER_PASS_WORDS),
 }
 
 COMPILED: tuple[tuple[str, tuple[str, ...], Scanner], ...] = tuple(

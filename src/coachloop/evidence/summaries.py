@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from coachloop.core.verdict import TestSummary
-from coachloop.evidence.runners import COMPILED, NOTHING_RAN, go_counts
+from coachloop.evidence.runners import COMPILED, NOTHING_RAN, OTHER_PASS_WORDS, go_counts
 from coachloop.scan.lazy import LazyPattern
 
 __all__ = ["NOTHING_WORDS", "TEST_WORDS", "summary", "summary_lines", "tests_in"]
@@ -22,7 +22,17 @@ def _count(value: str | None) -> int:
 
 
 _DIGIT = LazyPattern(r"\d")
-TEST_WORDS = ("pass", "fail", "ok", "test", "example", "green", "error", "skipped in")
+TEST_WORDS = (
+    "pass",
+    "fail",
+    "ok",
+    "test",
+    "example",
+    "green",
+    "error",
+    "skipped in",
+    *OTHER_PASS_WORDS,
+)
 # From a line's first digit to its end: one match per line that holds a digit.
 _DIGIT_LINE = LazyPattern(r"\d[^\n]*")
 # `bytes.translate` table for ASCII text: digits become "0", newlines stay, the rest

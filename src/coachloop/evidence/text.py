@@ -15,12 +15,15 @@ from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
-# A hash counts when commit words sit close before it, when it stands in backticks, or
-# as the new end of a pushed range ("4e1c09a..b7d2f35  main -> main", git push's output).
+# A hash counts when commit words sit close before it, when it stands in backticks, as
+# the new end of a pushed range ("4e1c09a..b7d2f35  main -> main", git push's output), or
+# opening a line of `git log --oneline` with a conventional message ("a3f91c2 feat(api): …").
 _COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
-    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`|\b{_HEX}\.\.\.?({_HEX})\b",
-    re.I,
+    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`|\b{_HEX}\.\.\.?({_HEX})\b|"
+    rf"^[ \t]*({_HEX}) (?:feat|fix|chore|docs|refactor|test|perf|build|ci|style|revert)"
+    rf"(?:\([^)\n]*\))?!?: ",
+    re.I | re.M,
     indexed=True,
 )
 _PR = Scanner(
@@ -44,6 +47,16 @@ _RAN = Scanner(
     re.M,
     whole=True,
 )
+# ... or quoted inline with what it printed after an arrow: "`git push origin v2.7.0` →
+# `* [new tag] v2.7.0 -> v2.7.0`", "`go test ./...` → ok (2 packages, 0.41s)"
+_INLINE_RUN = Scanner(
+    r"`((?:git|npm|pnpm|yarn|npx|bun|deno|docker|kubectl|terraform|tofu|curl|make|cargo|go|"
+    r"python3?|pip|uv|poetry|gh|helm|aws|gcloud|az|flyctl|fly|vercel|netlify|psql|mysql|"
+    r"redis-cli|dig|ssh|systemctl|certbot|dotnet|mvn|gradle|\./[\w./-]+) [^`\n]{1,200})` ?"
+    r"(?:→|->|=>) ?[`\w{\[*]",
+    whole=True,
+)
+_ARROWS = ("→", "->", "=>")
 _EXIT = Scanner(
     r"\bexit(?:s|ed)?(?: with)?(?: (?:code|status))?[ :=]+(\d{1,3})\b|"
     r"\b(?:exit code|exit status|returncode|rc)[ :=]+(\d{1,3})\b",
@@ -245,13 +258,22 @@ def _successes(text: str, linked: bool) -> tuple[str, ...]:
 def ran_with_output(text: str) -> bool:
     """A command is shown at its prompt with its output after it (a run, not a suggestion),
     or a shell call as an agent's CLI renders it, with what it printed (`harness`)."""
-    return bool(_RAN.search(text)) or harness.ran(text)
+    return bool(_RAN.search(text)) or harness.ran(text) or bool(_inline_runs(text))
+
+
+def _inline_runs(text: str) -> list[str]:
+    """The commands quoted inline with what they printed after an arrow (`_INLINE_RUN`)."""
+    if "`" not in text or not any(map(text.__contains__, _ARROWS)):
+        return []
+    found: list[str] = _INLINE_RUN.findall(text)
+    return found
 
 
 def _commands(text: str) -> list[str]:
-    """The commands shown at a prompt, and those of shell calls agents' CLIs render."""
+    """The commands shown at a prompt, quoted inline with their output, and those of shell
+    calls agents' CLIs render."""
     found: list[str] = _COMMAND.findall(text)
-    return found + harness.commands(text)
+    return found + _inline_runs(text) + harness.commands(text)
 
 
 def _unique(items: list[str], limit: int = 20) -> tuple[str, ...]:
@@ -270,7 +292,9 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     found = _COMMIT.findall(text) if has_commit else []
     # A hash of digits only counts after commit words ("committed (`8784263`)"): alone in
     # backticks it may be any number; one of letters only is a word ("deadbeef").
-    commits = [a or b or c for a, b, c in found if _hashlike(a or b or c, named=bool(a))]
+    commits = [
+        a or b or c or d for a, b, c, d in found if _hashlike(a or b or c or d, named=bool(a))
+    ]
     linked = "://" in text  # in every URL, so in every PR link
     no_urls = _URL.sub(" ", text) if linked else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]

@@ -21,7 +21,7 @@ from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, requests_action
-from coachloop.judge.rules.stand_in import stand_in
+from coachloop.judge.rules.stand_in import stand_in, todo_document
 from coachloop.judge.rules.target import off_target
 from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, asks_question, task_of
 from coachloop.scan import Scanner
@@ -29,7 +29,7 @@ from coachloop.scan.lazy import LazyPattern
 
 _DOC_PATH = LazyPattern(r"(?:\.(?:md|rst|txt|adoc|mdx|ipynb)$|(?:^|/)(?:docs?|plans?)/)", re.I)
 _REPORT = Scanner(
-    r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|bericht|dokumentation|"
+    r"\b(?:report|summary|findings|plan|documentation|docs|readme|notes|adr|doku|bericht|dokumentation|"
     r"informe|resumen|documentación|rapport|résumé|отчёт|отчет|документаци\w*|звіт|"
     r"документаці\w*|relatório|documentação|resumo|relazione|documentazione|riepilogo|"
     r"báo cáo|tài liệu|laporan|dokumentasi|rapor|dokümantasyon|raport|dokumentacj\w*)\b|"
@@ -99,7 +99,38 @@ def strong_evidence(ev: Evidence, f: Features, task: Task = NO_TASK) -> bool:
         return True
     if ev.commands and (ev.successes or not ev.failures) and (task.lint or not _lint_only(ev)):
         return True  # a command shown with its (non-failing) output
+    if not ev.failures and success_shown(ev, f.msg.code_blocks):
+        return True
     return bool(_doc_paths(ev)) and (task.docs or bool(_REPORT.search(f.msg.low_prose)))
+
+
+_CHECK_MARKS = ("✔ ", "✓ ")
+# The success markers of a change rolled out (`ev.successes`): a lint's or a compiler's
+# "0 errors" is not among them (it does not test the change; see `_lint_only`).
+_ROLLED_OUT = (
+    "Apply complete!",
+    "Creation complete",
+    "successfully rolled out",
+    "Successfully deployed",
+    "deployed successfully",
+    "Successfully tagged",
+    "Migrations applied",
+)
+
+
+def success_shown(ev: Evidence, blocks: list[str]) -> bool:
+    """A change's rollout printed in a code block (`blocks`): one of the success markers
+    of `_ROLLED_OUT` that `ev.successes` found, or a line a CLI opens with its check mark
+    ("✔ Submitted your app to Google Play Store!"); a pasted output, not the agent's words."""
+    shown = [m for m in ev.successes if m in _ROLLED_OUT]
+    for block in blocks:
+        if shown and any(map(block.__contains__, shown)):
+            return True
+        if any(map(block.__contains__, _CHECK_MARKS)) and any(
+            line.lstrip().startswith(_CHECK_MARKS) for line in block.splitlines()
+        ):
+            return True
+    return False
 
 
 def _doc_paths(ev: Evidence) -> list[str]:
@@ -152,15 +183,17 @@ def _claim_problems(
         problems.append(
             Problem(kind="failing", detail=f"the output shows “{ev.failures[0][:120]}”")
         )
-    verified = ev.tests_ok or (
-        ev.commands and (ev.successes or ev.exit_codes or ran_with_output(f.msg.text))
+    verified = (
+        ev.tests_ok
+        or (ev.commands and (ev.successes or ev.exit_codes or ran_with_output(f.msg.text)))
+        or (not ev.failures and success_shown(ev, f.msg.code_blocks))
     )
     claimed = [q for q in f.asserted if q not in f.hedges]
     if claimed and not verified and not failing:
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
-    stub = stand_in(f.msg.prose, f.msg.low_prose)
+    stub = stand_in(f.msg.prose, f.msg.low_prose) or todo_document(f.msg.code_blocks)
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))
     target = off_target(ev, f.msg.code_blocks, f.msg.text, f.closing_offer)

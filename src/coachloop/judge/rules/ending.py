@@ -89,6 +89,10 @@ _RESUMES_AFTER = LazyPattern(
     r"(?:^|[.!?:;|]\s+)(?:once|after that|as soon as|when that's done|"
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
+    # "I'll wait for the project to come back"
+    r"|\bi'?ll wait (?:for|until) (?:the|it|them|you|someone|that)\b"
+    # "Sobald jemand das bestätigt, reicht `make deploy`" (once someone confirms, … is enough)
+    r"|\bsobald\b[^.!?\n]{0,80}\b(?:reicht|kann ich|lade ich|starte ich|mache ich weiter)\b"
     # "한도가 늘어나면 … 이어서 진행됩니다" (once the quota is raised, it carries on)
     r"|(?:늘어나면|추가되면|해결되면|완료되면|연결되면|등록되면|설정되면|승인되면|풀리면)"
     r"[^.\n]{0,60}(?:진행|실행|이어서|계속|재개)"

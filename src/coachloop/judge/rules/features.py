@@ -60,7 +60,8 @@ _BLOCKED_PLAIN = Scanner(
     indexed=True,
 )
 _WORKAROUND = LazyPattern(
-    r"\binstead\b|\bwork(?:ing)? ?around\b|\bfall(?:ing)? back\b|\bstattdessen\b|"
+    # not "no other environment to fall back to" (none there)
+    r"\binstead\b|\bwork(?:ing)? ?around\b|(?<!to )\bfall(?:ing)? back\b|\bstattdessen\b|"
     r"\ben su lugar\b|\bà la place\b|\bвместо\b|\binvece\b|\bem vez\b|改用|换成|代わりに|"
     # "no write access to /var/log, so I log to ./logs": the agent's own way on
     r"\bso (?:i'll|i will|let me)\b|\basí que\b|\bdonc je\b|\bquindi\b|\bentão vou\b|\bwięc\b|"
@@ -116,7 +117,9 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
 _TOOL_MARKS = ("✔", "✖")
 _CUT_CLAUSE = LazyPattern(
     r"(?:^|\s)(?:so that|because|in order to|damit|weil|sodass|in modo che|affinché|cosicché|"
-    r"para que|porque|de modo que|pour que|parce que|afin que|de sorte que)"
+    r"para que|porque|de modo que|pour que|parce que|afin que|de sorte que|a fim de|"
+    r"чтобы|потому что|так как|щоб|тому що|żeby|ponieważ|zodat|omdat|så att|eftersom|"
+    r"agar|supaya|sehingga|karena|kerana|để|vì)"
     r"\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+$"
 )
 

@@ -7,6 +7,8 @@ a placeholder ("the input's placeholder text", "mock the client in the tests"):
 - a TODO note in capitals with its colon in the agent's own words ("TODO: replace with
   live rates"); not in the code shown, where it may note a later improvement, nor a body
   that refuses to run (an abstract method raises NotImplementedError by design);
+- a document shown in a Markdown block with TODO notes for its sections (the written
+  document is the result, not code that may note a later improvement);
 - a stand-in said to be temporary, in the languages real agents write in: a word for
   "for now" and, in the same stretch of prose, one for a stand-in ("por ahora devuelve un
   PDF de ejemplo fijo", "na razie zwraca pusty dokument", "untuk sementara data dummy").
@@ -16,7 +18,7 @@ from __future__ import annotations
 
 from coachloop.scan.lazy import LazyPattern
 
-__all__ = ["stand_in"]
+__all__ = ["stand_in", "todo_document"]
 
 # Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
 _STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
@@ -68,4 +70,18 @@ def stand_in(prose: str, low_prose: str) -> str | None:
         near = _STAND_IN.search(low_prose, start, end)
         if near:
             return low_prose[min(m.start(), near.start()) : max(m.end(), near.end())]
+    return None
+
+
+_MARKDOWN_FENCES = ("```markdown", "```md", "~~~markdown", "~~~md")
+
+
+def todo_document(blocks: list[str]) -> str | None:
+    """The first TODO note of a document shown in a Markdown block (`blocks`: the fenced
+    blocks, fences included) that holds two or more, or None."""
+    for block in blocks:
+        if block.lstrip().startswith(_MARKDOWN_FENCES) and block.count("TODO") >= 2:
+            at = block.find("TODO")
+            end = block.find("\n", at)
+            return block[at : end if end != -1 else len(block)][:120]
     return None

@@ -43,7 +43,9 @@ _REPRO = Scanner(
 )
 _DOCS = LazyPattern(
     r"\b(?:document\w*|docs?|readme|changelog|contributing|guide|guía|documenta\w*|dokumenta\w*|"
-    r"doku|dokumentier\w*|anleitung|документаци\w*|документуй\w*)\b|"
+    r"doku|dokumentier\w*|anleitung|документаци\w*|документуй\w*|adrs?|runbooks?|"
+    # "write up how …", "schreib auf, wie man …"
+    r"write (?:it |this |that )?(?:up|down)|schreib\w* (?:\w+ )?auf|aufschreiben)\b|"
     r"文档|说明书|规范|仕様|ドキュメント|문서|명세",
     re.I,
 )

@@ -64,6 +64,8 @@ HEDGE_WORLD: Lexicon = {
     ),
     "it": (
         r"\bdovrebbe(?:ro)? (?:\w+ )?(?:funzionare|essere|risolvere|apparire|andare)",
+        # any verb after it, a clitic too: "Dovrebbe rinnovarli automaticamente"
+        r"\bdovrebbe(?:ro)? (?:ora |adesso |già |anche |sempre )?\w+(?:are|ere|ire|(?:ar|er|ir)(?:l[aeio]|ne|si|ci|mi|ti|vi))\b",
         r"\bprobabilmente\b",
         r"\bpenso che\b",
         r"\bcredo che\b",

@@ -22,8 +22,9 @@ ONGOING: Lexicon = {
         r"^now,? (?:\w+ing|run|on to|let's|for the)\b",
         r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
         # not the agent stopping: "so I'll have to stop here" announces no work
-        # nor the agent standing by ("I'll stay subscribed to the PR in case comments come in")
-        r"\b(?:i'?ll|i will|let me(?! know)|let's|going to|about to|i'?m going to)\b"
+        # nor the agent kept from it ("branch protection won't let me merge it"), nor
+        # the agent standing by ("I'll stay subscribed to the PR in case comments come in")
+        r"\b(?:i'?ll|i will|(?<!n't )(?<!not )let me(?! know)|let's(?! encrypt)|going to|about to|i'?m going to)\b"
         r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b| (?:stay|keep an "
         r"eye|keep watching|be (?:here|around|available))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
@@ -64,7 +65,8 @@ ONGOING: Lexicon = {
         r"\b(?:first|remaining|rest) (?:\w+ ){0,3}(?:come|comes|next(?! (?:month|week|year|day)\b)|"
         r"to do|left)\b",
         r"\bcome after\b",
-        r"\bso far\b",
+        # not a state the sentence ends on: "It's approved by 1 person so far."
+        r"\bso far\b(?!\.?$)",
         # not a gerund the sentence is about: "so rerunning it is safe"
         r"\bre-?running\b(?! (?:(?:it|this|that|them|these|those) )?(?:is|was|would|will|should|"
         r"won't|isn't|can|could|may|might)\b)",

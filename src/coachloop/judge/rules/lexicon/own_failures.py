@@ -50,7 +50,7 @@ ERROR_WORDS: Lexicon = {
         r"(?:has )?occurred\b|(?:\d{3} )?insufficient (?:balance|credits?)\b|"
         r"execution failed: \d{3}\b|got status: \d{3}\b|cascade error\b|"
         # Codex CLI's own line when its model request fails ("■ unexpected status 502 Bad Gateway")
-        r"unexpected status \d{3}\b|"
+        r"(?:error: )?unexpected status \d{3}\b|"
         # the harness's own script failing to start ("execution error: Io(Custom { ... windows
         # sandbox: helper_unknown_error ... })")
         r"(?:script|execution) error: (?:io\(|$)|"

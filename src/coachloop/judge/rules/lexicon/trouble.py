@@ -19,11 +19,12 @@ BLOCKER: Lexicon = {
         r"bad gateway|service unavailable|one-time password|otp|authenticator|agreement|"
         r"payment required|402|rate limit|pull rate limit|toomanyrequests|sudo|root|admin rights|"
         r"paid plan|paid tier|free trial|trial account|payment method|credit card|"
-        r"edit rights|write access|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
+        r"edit rights|write access|branch protection|protected branch|required reviews?|required (?:status )?checks?|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
         r"\w_(?:key|token|secret|password)\b",
     ),
     "de": (
-        r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt)\b",
+        r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt|nicht erreichbar|"
+        r"ausgefallen|wartung)\b",
         r"\bwidersprüchlich\w*|\bwidersprechen\b",
     ),
     "es": (
@@ -59,9 +60,14 @@ STUCK: Lexicon = {
         r"|requires) [\w\s`-]{0,40}(?:credentials|token|key|secret|role|access|permission|"
         r"approval|top-up|quota|billing)\b",
         # a person named after the step: "that has to be done by the account holder"
-        r"\b(?:has|have|needs?) to be (?:\w+ ){1,2}by (?:the |an? |your )?(?:[\w-]+ ){0,2}"
+        r"\b(?:has|have|needs?) to be (?:\w+ ){1,5}by (?:the |an? |your )?(?:[\w-]+ ){0,2}"
         r"(?:account holder|account owner|owner|admin(?:istrator)?|someone)\b",
         r"\bwaiting on\b",
+        # "What's needed (by someone with DNS edit rights)", "the token here only has Zone:Read"
+        r"\b(?:by|for|from) someone with (?:[\w-]+ ){0,3}(?:rights|access|permissions?|role)\b",
+        r"\bonly (?:has|have|grants?) [^.\n]{0,30}\bread\b",
+        r"\bcan'?t (?:merge|approve) (?:[\w#-]+ ){0,3}(?:myself|on my own)\b",
+        r"\bwon'?t let me\b",
         r"\buntil (?:it|they|the|someone|you)\b",
         r"\bnot a technical call\b",
         r"\bcan'?t (?:proceed|continue|finish|install|push|run|"
@@ -85,6 +91,9 @@ STUCK: Lexicon = {
         r"\bjemand (?:muss|mit)\b",
         r"\bkann (?:ich )?nicht\b",
         r"\bkein(?:en)? zugriff\b",
+        # "kann ihn aber erst hochladen, wenn der Server wieder da ist", "sobald jemand …"
+        r"\bkann [^.\n]{0,40}\berst\b[^.\n]{0,30}\bwenn\b",
+        r"\bsobald jemand\b",
     ),
     "es": (
         r"\bno tengo (?:acceso|permisos?|credenciales)\b",
@@ -159,6 +168,8 @@ ERROR_ANYWHERE: Lexicon = {
         r"\brequest has been halted\b",
         r"\bexited with (?:signal|exit code|code) \w+",
         r"\bsig(?:segv|kill|abrt)\b",
+        # node's own crash dump (the agent's CLI out of memory): "<--- Last few GCs --->"
+        r"<--- (?:last few gcs|js stacktrace) --->",
         r"\bbefore (?:emitting|producing|writing) (?:a|any) final\b",
         r"<tool_call>|\bto=functions\.\w+",
         r"^\{\s*\"(?:tool|name)\": ?\"\w+\", ?\"(?:args|arguments|input|parameters)\"",
@@ -199,6 +210,7 @@ DANGLING = frozenset(
     [
         "the",
         "a",
+        "we",
         "an",
         "and",
         "or",

@@ -15,8 +15,9 @@ ONGOING_WORLD: Lexicon = {
     "zh": (
         r"让我(?:们)?",
         r"我(?:来|先|将|会|现在)",
-        r"接下来",
-        r"下一步",
+        # not a suggestion left to the human: "下一步可以考虑…" (as a next step one could …)
+        r"接下来(?!可以考虑|可考虑|建议)",
+        r"下一步(?!可以考虑|可考虑|建议)",
         r"现在(?:开始|来|让|补充|添加|修改|运行|处理)",
         r"正在",
         # "I carry on with ...", "starting from step 1", "then run ..." (not "then ran": 了/过)
