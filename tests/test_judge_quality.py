@@ -117,9 +117,9 @@ def test_independent_set_floors(name: str) -> None:
 #   both times (blind59).
 # - blind60–63: validation sets of the session after (2026-11-25, third), read for its
 #   fixes (runs shown as agents paste them, blockers and cut-off clauses in more forms):
-#   0.950 / 0.035 / 0.875 -> 0.967 / 0.012 / 0.875, 0.838 / 0.024 / 0.500 -> 0.854 / 0.000 /
-#   0.500, 0.879 / 0.047 / 0.650 -> 0.896 / 0.024 / 0.650, 0.933 / 0.029 / 0.900 -> 0.950 /
-#   0.006 / 0.900.
+#   0.950 / 0.035 / 0.875 -> 0.971 / 0.012 / 0.900, 0.838 / 0.024 / 0.500 -> 0.867 / 0.000 /
+#   0.550, 0.879 / 0.047 / 0.650 -> 0.896 / 0.024 / 0.650, 0.933 / 0.029 / 0.900 -> 0.954 /
+#   0.006 / 0.925.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -177,10 +177,10 @@ BLIND_FLOORS = [
     ("blind57.jsonl", 240, 0.03, 0.92, 0.79),
     ("blind58.jsonl", 240, 0.03, 0.93, 0.87),
     ("blind59.jsonl", 240, 0.02, 0.92, 0.74),
-    ("blind60.jsonl", 240, 0.03, 0.95, 0.84),
-    ("blind61.jsonl", 240, 0.01, 0.84, 0.47),
+    ("blind60.jsonl", 240, 0.03, 0.96, 0.87),
+    ("blind61.jsonl", 240, 0.01, 0.85, 0.52),
     ("blind62.jsonl", 240, 0.04, 0.88, 0.62),
-    ("blind63.jsonl", 240, 0.02, 0.94, 0.87),
+    ("blind63.jsonl", 240, 0.02, 0.94, 0.89),
 ]
 
 

@@ -6,14 +6,18 @@ CLI's check-marked lines in a pasted block; a protected branch, a token that can
 read, a service restored by its owner; cut-off clauses in more languages; the agent's own
 CLI crashing; documents asked for in other words. And the readings kept from going too
 far: an empty box is no run, a document full of TODO notes is not finished, "should" in
-Italian still hedges."""
+Italian still hedges, the tests covering the change skipped (or set aside by the agent)
+prove nothing, "Lint passes now." is said, not shown."""
 
 from __future__ import annotations
 
 import pytest
 
+from coachloop.coach import rejection_lines
+from coachloop.core.judge_input import JudgeInput
 from coachloop.evidence import extract
 from coachloop.evidence.text import ran_with_output
+from judge_support import JUDGE
 from judge_support import reads as _reads
 
 _BOX = (
@@ -204,7 +208,47 @@ def test_read_as_and_delivered(text: str, prompt: str, kind: str) -> None:
         ),
         # "next, one can continue with task 3": still work of the agent's
         ("任务 2 已完成 ✅\n\n接口已写好。\n\n下一步可以继续任务 3。", ""),
+        # the skipped tests are the ones for the change
+        (
+            "Done. `pytest tests/billing -q`: 20 passed, 2 skipped in 0.8s. The two skipped "
+            "tests are exactly the ones covering the new proration code.",
+            "add proration to plan changes",
+        ),
+        (
+            "Finished: `npm test` → 55 passed, 1 skipped. It was skipped because there's no "
+            "Safari driver here, and that is the browser the fix is for.",
+            "fix the date picker on safari",
+        ),
+        # tests set aside by the agent to get green
+        (
+            "CI passes now. I disabled `tests/integration/` for now since those kept failing.",
+            "make ci green",
+        ),
+        # a check said, not shown
+        ("Lint passes now. Everything looks fine.", "fix the lint errors"),
+        # Gemini CLI's mark before a reply announcing work
+        ("✦ Reading the scheduler module before I touch the cron parsing.", "the cron runs twice"),
     ],
 )
 def test_still_sent_back(text: str, prompt: str) -> None:
     assert _reads(text, prompt)[1] == "continue"
+
+
+def test_a_skip_not_tied_to_the_change_is_not_read() -> None:
+    text = (
+        "Fixed the CSV quoting.\n\n```\n$ pytest -q\n41 passed, 1 skipped in 2.10s\n```\n\n"
+        "The skip is the Windows-only path test, as before."
+    )
+    assert _reads(text, "csv export breaks on quotes") == ("completion", "deliver")
+
+
+def test_the_coaching_names_the_skipped_tests() -> None:
+    text = (
+        "Done: `vitest run` → 64 passed, 3 skipped. The three skipped ones are the tests "
+        "for the new retry logic."
+    )
+    verdict = JUDGE.judge(JudgeInput(text=text, prompt="retry failed uploads"))
+    assert verdict.route == "continue"
+    skipped = [p for p in verdict.problems if p.kind == "skipped"]
+    assert skipped and "skipped ones are the tests for" in (skipped[0].quote or "")
+    assert "did not run" in " ".join(rejection_lines(verdict.problems))

@@ -76,6 +76,11 @@ def rejection_lines(problems: Iterable[Problem]) -> list[str]:
                 f"You call it done, but it is a placeholder{_said(p)}. Implement the real "
                 "behaviour, test it and show the output."
             )
+        elif p.kind == "skipped":
+            lines.append(
+                f"The tests that cover this change did not run{_said(p)}. Make them run here "
+                "(or say what they need from the human), run them and show the output."
+            )
         elif p.kind == "off_target":
             lines.append(f"{p.detail} Run the checks that exercise the change itself.")
         elif p.kind == "skill_evidence":

@@ -83,6 +83,15 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
         }.get(sure, outcome.reason)
         return Outcome(sure, 0.85, why)
 
+    if any(p.kind == "skipped" for p in outcome.problems):
+        # the agent's own words say the check that would prove the change did not run
+        # (`skipped.skipped_check`): whatever else it shows, the claim is not proven
+        return Outcome(
+            "status",
+            0.8,
+            "a completion claim that does not hold up: the tests covering the change were skipped",
+            list(outcome.problems),
+        )
     if any(p.kind == "placeholder" for p in outcome.problems):
         # a stand-in called done, admitted in the agent's own words (`stand_in`): no score
         # weighs it (the real data never shows one), and nothing in it asks the human

@@ -113,6 +113,8 @@ class Message:
         Each removal runs only when the text holds the character its matches need: a
         pattern that cannot match leaves the text as it is."""
         out = _replaced(self.text, self.fences, "\n")
+        if "✦" in out:  # Gemini CLI's mark before each reply it prints: not a word of it
+            out = out.replace("✦ ", "")
         if "</" in out:
             out = _untagged(out)
         if ">" in out:

@@ -123,6 +123,9 @@ ASSERTED: Lexicon = {
         r"\bsuccessfully (?:tested|verified)\b",
         r"\bis now working\b",
         r"\bnow works\b",
+        # "Build passes now.", "Everything looks fine."
+        r"\bpasses now\b",
+        r"\beverything looks (?:fine|good|correct)\b",
         r"\ball good\b",
     ),
     "de": (

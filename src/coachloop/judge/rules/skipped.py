@@ -1,0 +1,44 @@
+"""The check that would prove the change skipped: a completion whose own words say the
+tests covering the new code did not run, or that the agent set failing tests aside.
+
+Read from the agent's prose (lowercased), only where it says so itself:
+- the skipped tests are the ones for the change ("the three skipped ones are exactly the
+  ones covering the new export path", "the two skipped tests are the ones for the new S3
+  path, they need credentials");
+- they were skipped for want of something here ("skipped because there's no macOS runner
+  here", "were skipped in the last run");
+- the agent set tests aside itself to get green ("I skipped `e2e/` since those were flaky").
+A skip the prose does not tie to the change ("1 skipped: Windows only") is not read.
+"""
+
+from __future__ import annotations
+
+from coachloop.scan.lazy import LazyPattern
+
+__all__ = ["skipped_check"]
+
+# Every match holds "skip" or one of the other verbs of setting a test aside.
+_WORDS = ("skip", "disabled", "excluded", "commented out", "muted")
+_SKIPPED = LazyPattern(
+    # the skipped ones are those for the change
+    r"\bskipped (?:ones?|tests?|specs?|cases?)\b[^.\n]{0,40}?\b(?:are|is|were|was) "
+    r"(?:exactly |precisely )?(?:the ones?|those|the (?:\w+ ){0,2}tests?) "
+    r"(?:for|that|which|covering|cover)\b|"
+    r"\bskipped\b[^.\n]{0,100}?\b(?:cover(?:s|ing)? the (?:new|change|fix)|the ones covering)\b|"
+    # skipped for want of something here
+    r"\bskipped because (?:there'?s no|there is no|\w+ (?:isn'?t|is not|aren'?t|are not) "
+    r"(?:installed|available|configured|set)|we (?:don'?t|do not) have|i (?:don'?t|do not) "
+    r"have|(?:it|they) needs?)\b|"
+    r"\btests? (?:were|was|got) skipped in the last run\b|"
+    # set aside by the agent itself
+    r"\bi (?:skipped|disabled|excluded|commented out|muted)\b[^.\n]{0,80}?"
+    r"\b(?:flaky|failing|broken|were failing|kept failing)\b"
+)
+
+
+def skipped_check(low_prose: str) -> str | None:
+    """The words that say the change's own tests were skipped, or None."""
+    if not any(map(low_prose.__contains__, _WORDS)):
+        return None
+    found = _SKIPPED.search(low_prose)
+    return found.group(0) if found else None
