@@ -16,7 +16,9 @@ per form.
 
 Measured and left out: Claude Code's "⏺ Bash(cmd)" then "⎿ output". No real row holds it,
 and on a helper-written set its runs were type checks, which the rules read as lint only
-(`classify._lint_only`): a delivered rename went back.
+(`classify._lint_only`): a delivered rename went back. Measured again on a set of whole
+Claude Code turns (blind66, 2026-11-25): it delivered 4 more finished reports and 6 more
+rejected ones (their runs shown beside unproven claims), and sent one finished report back.
 """
 
 from __future__ import annotations

@@ -140,12 +140,13 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ("generic", rf"(?P<passed>{_N}) tests?, 0 fail(?:ures|ed)"),
     # Unity's test runner and others: "Total: 71  Passed: 71  Failed: 0"
     ("generic", rf"\bTotal:\s*{_N},?\s+Passed:\s*(?P<passed>{_N}),?\s+Failed:\s*(?P<failed>{_N})"),
-    # a run quoted inline after its command: "`npm test -- search` → 12 passed", "`pytest
+    # a run quoted inline after its command: "`npm test -- search` → 12 passed" (or "— 12
+    # passed"), "`pytest
     # tests/x -q` (17 passed)", "`npm test`: 54 passing" (the backtick closes the command:
     # not "→ `5 passed`", a count quoted by itself)
     (
         "generic",
-        rf"(?<=[^\s`])`\s?(?:→|->|:)?\s?\(?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b"
+        rf"(?<=[^\s`])`\s?(?:→|->|:|—|–)?\s?\(?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b"
         rf"(?!,? (?:and )?{_N} fail)",
     ),
 )

@@ -48,13 +48,22 @@ _RAN = Scanner(
     whole=True,
 )
 # ... or quoted inline with what it printed after an arrow: "`git push origin v2.7.0` →
-# `* [new tag] v2.7.0 -> v2.7.0`", "`go test ./...` → ok (2 packages, 0.41s)"
+# `* [new tag] v2.7.0 -> v2.7.0`", "`go test ./...` → ok (2 packages, 0.41s)": a known
+# program with its arguments, then the start of its output (read by `_inline_runs`).
 _INLINE_RUN = Scanner(
-    r"`((?:git|npm|pnpm|yarn|npx|bun|deno|docker|kubectl|terraform|tofu|curl|make|cargo|go|"
-    r"python3?|pip|uv|poetry|gh|helm|aws|gcloud|az|flyctl|fly|vercel|netlify|psql|mysql|"
-    r"redis-cli|dig|ssh|systemctl|certbot|dotnet|mvn|gradle|\./[\w./-]+) [^`\n]{1,200})` ?"
-    r"(?:→|->|=>) ?[`\w{\[*]",
+    r"`((?:git|npm|pnpm|yarn|npx|bun|deno|node|docker|kubectl|terraform|tofu|pulumi|curl|make|"
+    r"cargo|go|python3?|pip|uv|poetry|gh|helm|aws|gcloud|az|flyctl|fly|vercel|netlify|wrangler|"
+    r"heroku|railway|firebase|supabase|eas|fastlane|butler|xcodebuild|flutter|dart|swift|"
+    r"bundle|rails|rake|composer|php|ansible-playbook|psql|mysql|redis-cli|dig|ssh|systemctl|"
+    r"certbot|dotnet|mvn|gradle|\./[\w./-]+) [^`\n]{1,200})` ?(?:→|->|=>) ?([`\w{\[*][^\n]{0,80})",
     whole=True,
+)
+# An output that says the run failed, or is only a test count (the runners read those:
+# "→ `5 passed`" quoted by itself shows no run of the change), makes no run of it here.
+_NOT_SHOWN = LazyPattern(
+    r"(?<!\b0 )\b(?:failed|failing|failures?|fatal)\b|\berror\b|\b[1-9]\d* errors\b|✗|×|"
+    r"^`?\d[\d,]* (?:tests? )?(?:passed|passing|ok)\b",
+    re.I,
 )
 _ARROWS = ("→", "->", "=>")
 _EXIT = Scanner(
@@ -265,8 +274,7 @@ def _inline_runs(text: str) -> list[str]:
     """The commands quoted inline with what they printed after an arrow (`_INLINE_RUN`)."""
     if "`" not in text or not any(map(text.__contains__, _ARROWS)):
         return []
-    found: list[str] = _INLINE_RUN.findall(text)
-    return found
+    return [cmd for cmd, out in _INLINE_RUN.findall(text) if not _NOT_SHOWN.search(out)]
 
 
 def _commands(text: str) -> list[str]:

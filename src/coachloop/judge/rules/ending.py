@@ -35,6 +35,10 @@ _NOT_GERUNDS = [
     "String",
     "Ring",
     "King",
+    # nouns: "Pricing is …"
+    "Pricing",
+    "Billing",
+    "Onboarding",
     # adjectives, not work under way: "Existing unit tests: ...", "Remaining issues"
     "Existing",
     "Remaining",
@@ -64,6 +68,8 @@ _STEP_HEADING = LazyPattern(
 )
 _FINITE = LazyPattern(
     r"\b(?:is|are|was|were|has|have|had|lives|sits|will|would|can|should|must|might|may|done|"
+    # a plural noun's verb: "Staging and prod both return …"
+    r"return|respond|serve|"
     r"complete|completed|finished|ready|fixed|merged|live|shipped)\b"
     # the gerund is the subject: "Searching for CODE now matches only ..."
     r"|\bnow (?:works|returns|matches|shows|takes|runs|passes|fails|uses|handles|finds|"
@@ -89,6 +95,9 @@ _RESUMES_AFTER = LazyPattern(
     r"(?:^|[.!?:;|]\s+)(?:once|after that|as soon as|when that's done|"
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
+    # the same after the step: "I'll rerun the webhook tests once you add a fresh key"
+    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:it )?up|proceed|finish)\b"
+    r"[^.!?\n]{0,80}\b(?:once|as soon as)\b"
     # "I'll wait for the project to come back"
     r"|\bi'?ll wait (?:for|until) (?:the|it|them|you|someone|that)\b"
     # "Sobald jemand das bestätigt, reicht `make deploy`" (once someone confirms, … is enough)

@@ -10,7 +10,11 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 # ("Then migrated the local state: ..."; not "proceed", "seed": "-eed" is no past)
 NEXT_OPENER = (
     r"(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
-    r"(?:release|version|week|month|sprint)\b| \w+(?<!e)ed\b| (?:ran|re-?ran|wrote|made|built)\b)"
+    r"(?:release|version|week|month|sprint)\b| \w+(?<!e)ed\b| (?:ran|re-?ran|wrote|made|built)\b"
+    # nor a step suggested, or left to the human: "Next step would be …", "Next, you could
+    # …", "Next I'd suggest …", "next: nothing", "next step is review"
+    r"|,? (?:you|i'?d)\b|,? (?:steps? )?(?:would|could|might) be\b|:? (?:nothing|none)\b"
+    r"| steps? (?:is|are) (?:review|yours|up to you)\b)"
 )
 
 # Work still under way, or about to start.
@@ -23,10 +27,10 @@ ONGOING: Lexicon = {
         r"\s(?<=[.!]\s)\s*now,? (?:\w+ing|run|on to|let's|for the)\b",
         # not the agent stopping: "so I'll have to stop here" announces no work
         # nor the agent kept from it ("branch protection won't let me merge it"), nor
-        # the agent standing by ("I'll stay subscribed to the PR in case comments come in")
+        # leaving something as it is ("I'll leave it unchanged"), nor the agent standing by ("I'll stay subscribed to the PR in case comments come in")
         r"\b(?:i'?ll|i will|(?<!n't )(?<!not )let me(?! know)|let's(?! encrypt)|going to|about to|i'?m going to)\b"
         r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b| (?:stay|keep an "
-        r"eye|keep watching|be (?:here|around|available))\b)",
+        r"eye|keep watching|be (?:here|around|available)|leave\b(?=[^.\n]{0,40}?\b(?:as is|as it is|unchanged|alone|untouched|in place|for your review)\b))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
@@ -37,7 +41,8 @@ ONGOING: Lexicon = {
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
         # not the next step left to the human ("that's the next step whenever you want it")
-        r"\bnext (?:up|step(?!,? (?:whenever|if|when|once) you\b)|i'?ll)\b",
+        r"\bnext (?:up|step(?!,? (?:whenever|if|when|once) you\b|s? (?:would|could|might) be\b|"
+        r" (?:is|are) (?:review|yours|up to you)\b)|i'?ll)\b",
         r"\bmoving on\b",
         # "waiting for the Windows CI job before I call this done"
         r"\bbefore i call (?:this|it) (?:done|finished|complete)\b",
@@ -120,7 +125,10 @@ ONGOING: Lexicon = {
 # Asking the human without a question mark, or to approve a step.
 ASK: Lexicon = {
     "en": (
-        r"\b(?:without|until i (?:get|have)|before i get) your (?:ok|okay|go-ahead|approval|confirmation|sign-off|green light)\b",
+        r"\b(?:without|until i (?:get|have)|before i get) your (?:explicit |clear )?(?:ok|okay|"
+        r"go-ahead|approval|confirmation|sign-off|green light)\b",
+        # "rerun me with the docker permission and I'll pick up at step 3"
+        r"\b(?:rerun|re-run|restart|relaunch) me\b",
         r"\bneed (?:your|a) (?:pick|decision|call|input|go-?ahead|approval|confirmation|answer|"
         r"choice|preference)\b",
         r"\byour call\b",
@@ -140,6 +148,8 @@ ASK: Lexicon = {
         r"\bready to \w+ when (?:you|approved)\b",
         r"\b\(y/n\)",
         r"\bsay (?:the word|go)\b",
+        r"\bi (?:want|need) (?:an? )?(?:explicit |clear )?(?:go|go-ahead|ok|okay|approval|"
+        r"sign-off|confirmation) from you\b",
     ),
     "de": (
         r"\b(?:ohne|vor) (?:dein|ihr|eure)\w* (?:ok|okay|freigabe|zustimmung|bestätigung|go)\b",
@@ -150,6 +160,8 @@ ASK: Lexicon = {
     "es": (
         r"\b(?:sin|hasta tener) tu (?:ok|visto bueno|confirmación|aprobación|autorización)\b",
         r"\bdime (?:si|qué|cuál)\b",
+        # "Pásame el `.har` … y sigo": give me / send me
+        r"\b(?:pásame|mándame|envíame|compárteme|pégame|pasame|mandame|enviame|pegame)\b",
         # not a step of usage instructions ("4. Confirma la eliminación en el diálogo")
         r"\bconfírma(?:me|lo)\b|\bconfirma(?:me)? (?:si|que)\b",
     ),
@@ -197,7 +209,7 @@ OFFER: Lexicon = {
         r"\bsoll ich noch\b",
         r"\b(?:wenn|falls) (?:du|sie) (?:magst|möchtest|willst|möchten)\b",
     ),
-    "es": (r"\bquieres que\b",),
+    "es": (r"\bquieres que\b", r"\bsi (?:quieres|prefieres|lo deseas)\b"),
     "fr": (r"\bsouhaitez-vous que je\b",),
     "zh": (r"需要我", r"要不要我", r"是否需要", r"我可以(?:再|帮|继续)"),
     "ja": (r"しましょうか", r"いたしましょうか"),

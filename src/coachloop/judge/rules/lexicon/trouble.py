@@ -68,6 +68,10 @@ STUCK: Lexicon = {
         r"\bonly (?:has|have|grants?) [^.\n]{0,30}\bread\b",
         r"\bcan'?t (?:merge|approve) (?:[\w#-]+ ){0,3}(?:myself|on my own)\b",
         r"\bwon'?t let me\b",
+        # the agent's next step put after something it cannot do: "I'll resume once the
+        # token is set", "I'll apply the change once the file is writable"
+        r"\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:it )?up|proceed|finish)\b"
+        r"[^.!?\n]{0,80}\b(?:once|as soon as)\b",
         r"\buntil (?:it|they|the|someone|you)\b",
         r"\bnot a technical call\b",
         r"\bcan'?t (?:proceed|continue|finish|install|push|run|"
@@ -321,5 +325,12 @@ DANGLING = frozenset(
         *("gli", "di", "per", "che"),
         # Hinglish conjunctions ("… add kar raha hoon taaki")
         *("taaki", "kyunki", "jisme", "lekin", "aur"),
+        # Indonesian and Malay, Vietnamese, Arabic, Hindi (the words read whole: no vowel
+        # sign), Dutch, Swedish, Danish and Norwegian: "… menambahkan alasan untuk"
+        *("untuk", "dan", "yang", "dengan", "dari", "ke", "agar", "supaya", "karena", "bahwa"),
+        *("đang", "để", "và", "của", "cho", "với", "các", "những", "khi", "nếu", "vì", "từ"),
+        *("من", "في", "إلى", "على", "عن", "مع", "أن"),
+        *("जब", "और", "ताकि", "क्योंकि"),
+        *("het", "een", "en", "van", "voor", "met", "om", "dat", "och", "att", "för", "og"),
     ]
 )

@@ -223,6 +223,10 @@ ASK_WORLD: Lexicon = {
         r"いかがでしょうか",
         r"しますか",
         r"お願いします",
+        # "トークンを設定していただければ…続けます", "判断をお願いしたい"
+        r"していただければ",
+        r"(?:ご)?判断をお願い",
+        r"ご確認(?:を)?お願い",
     ),
     "ko": (r"알려주세요", r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
     "ru": (
@@ -236,7 +240,7 @@ ASK_WORLD: Lexicon = {
     ),
     "uk": (r"\bпідтвердіть\b", r"\bскажіть\b", r"\bвиконайте\b"),
     "pt": (
-        r"\bme (?:diga|avise)\b",
+        r"\bme (?:diga|avise|diz)\b",
         # not French "je confirme" (I confirm) nor "ce qui confirme" (it confirms)
         r"(?<!je )(?<!qui )(?<!cela )(?<!ça )\bconfirme\b",
         r"\bvocê (?:prefere|pode)\b",

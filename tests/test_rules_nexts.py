@@ -1,0 +1,133 @@
+"""Deliverable stops worded like progress, as the validation sets `blind66` to `blind69`
+showed them (the cases are written here anew): a next step only suggested or left to the
+human, something left as it is, the agent's next step put after what only the human can
+do ("I'll rerun them once you add the key"), requests in Spanish, Portuguese and Japanese,
+an explicit go-ahead waited for, replies cut off on a function word in more languages, a
+count after a dash, a noun that looks like a gerund. And what still goes back: the run and
+the PR left to the human, a step told as the next thing the agent does."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge_support import reads as _reads
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt", "kind"),
+    [
+        # a next step only suggested, or the human's
+        (
+            "Two jobs still read the legacy `ORDERS_V1` table: `nightly-export` and "
+            "`invoice-sync`. Next step would be moving both to the view, export first.",
+            "what still reads the old orders table?",
+            "completion",
+        ),
+        (
+            "PR is up: https://github.com/acme/web/pull/88 — next step is review.",
+            "add the cookie banner and open a PR",
+            "completion",
+        ),
+        (
+            "Rewrote `docs/setup.md` and `docs/faq.md` for the new installer. Next I'd suggest "
+            "a read-through by someone new to the project.",
+            "update the setup docs",
+            "completion",
+        ),
+        (
+            "done. mypy: Success: no issues found. pytest: 31 passed in 2.2s. next: nothing",
+            "fix the types",
+            "completion",
+        ),
+        # something left as it is
+        (
+            "`pytest -q`: 44 passed in 3.02s. I'll leave the branch as is for your review.",
+            "make the slugs ascii-only",
+            "completion",
+        ),
+        (
+            "The worker pool size is 8, from `config/worker.toml`. I'll leave it unchanged.",
+            "how big is the worker pool?",
+            "completion",
+        ),
+        # the agent's next step after what only the human can do
+        (
+            "The Twilio auth token in `.env` is revoked (`20003 Authenticate`). I'll rerun the "
+            "SMS tests once you add a fresh `TWILIO_AUTH_TOKEN`.",
+            "make the sms tests pass",
+            "blocker",
+        ),
+        (
+            "I'll apply the change once the file is writable: `deploy/prod.env` is read-only "
+            "(owned by root).",
+            "raise the timeout in prod.env",
+            "blocker",
+        ),
+        # requests
+        (
+            "Pásame el log completo del worker y sigo con esto.",
+            "el worker se cae de noche",
+            "question",
+        ),
+        (
+            "Vou criar o modelo primeiro. Me diz qual banco prefere: Postgres ou MySQL",
+            "cria o cadastro",
+            "question",
+        ),
+        (
+            "社内レジストリの認証が通りません。`NPM_TOKEN` を設定していただければ続けます。",
+            "依存関係を更新して",
+            "question",
+        ),
+        (
+            "The purge script is ready and the dry run lists 312 stale buckets. Running it "
+            "deletes them for good, so I won't do that without your explicit go-ahead.",
+            "clean up the stale buckets",
+            "question",
+        ),
+        # cut off on a function word
+        (
+            "Saya akan memperbarui `nginx.conf` dan menambahkan header untuk",
+            "tambah header keamanan",
+            "error",
+        ),
+        (
+            "Mình sẽ kiểm tra `OrderController` trước, hàm `refund()` đang",
+            "review controller",
+            "error",
+        ),
+        ("سأقوم الآن بتحديث الملف لإضافة التحقق من", "أضف التحقق", "error"),
+        # a count after its command and a dash
+        (
+            "Summary\n- Moved the card fields to Stripe Elements\n\nTesting\n- ✅ `npm test` — 64 passed",
+            "stop storing card numbers",
+            "completion",
+        ),
+        # a noun, not work under way
+        (
+            "Staging and prod both return `X-Frame-Options: DENY` (checked with `curl -sI`).",
+            "is clickjacking protection on?",
+            "completion",
+        ),
+    ],
+)
+def test_read_as_and_delivered(text: str, prompt: str, kind: str) -> None:
+    assert _reads(text, prompt) == (kind, "deliver")
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        # the checks handed to the human: not finished
+        (
+            "All 4 tasks implemented and committed (`9a1b2c3`). I'll leave the test run and the PR to you.",
+            "",
+        ),
+        # the next thing the agent does
+        ("Parser done. Next step is wiring it into the CLI.", "add a parser for the config"),
+        # a prediction about the next time, not evidence
+        ("Updated the hook script. Next time you commit, you'll see the lint output.", ""),
+    ],
+)
+def test_still_sent_back(text: str, prompt: str) -> None:
+    assert _reads(text, prompt)[1] == "continue"
