@@ -124,8 +124,8 @@ def test_independent_set_floors(name: str) -> None:
 #   suggested or left to the human, "I'll … once you …", cut-offs in more languages;
 #   blind68 written adversarially: every deliverable row worded like progress), scored
 #   with the judge of ae0461a then at the end: 0.929 / 0.018 / 0.775 -> 0.933 / 0.012 /
-#   0.775, 0.921 / 0.029 / 0.800 -> 0.933 / 0.012 / 0.800, 0.738 / 0.182 / 0.625 -> 0.804 /
-#   0.088 / 0.625, 0.904 / 0.047 / 0.750 -> 0.929 / 0.012 / 0.750.
+#   0.775, 0.921 / 0.029 / 0.800 -> 0.933 / 0.012 / 0.800, 0.738 / 0.182 / 0.625 -> 0.838 /
+#   0.041 / 0.625, 0.904 / 0.047 / 0.750 -> 0.929 / 0.012 / 0.750.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -189,7 +189,7 @@ BLIND_FLOORS = [
     ("blind63.jsonl", 240, 0.02, 0.94, 0.89),
     ("blind66.jsonl", 240, 0.03, 0.92, 0.74),
     ("blind67.jsonl", 240, 0.03, 0.92, 0.77),
-    ("blind68.jsonl", 240, 0.10, 0.79, 0.59),
+    ("blind68.jsonl", 240, 0.06, 0.82, 0.59),
     ("blind69.jsonl", 240, 0.03, 0.91, 0.72),
 ]
 

@@ -1,7 +1,8 @@
 """Deliverable stops worded like progress, as the validation sets `blind66` to `blind69`
 showed them (the cases are written here anew): a next step only suggested or left to the
 human, something left as it is, the agent's next step put after what only the human can
-do ("I'll rerun them once you add the key"), requests in Spanish, Portuguese and Japanese,
+do ("I'll rerun them once you add the key", in pt, es, nl, tr too), a flag kept off by
+default, requests in Spanish, Portuguese and Japanese,
 an explicit go-ahead waited for, replies cut off on a function word in more languages, a
 count after a dash, a noun that looks like a gerund. And what still goes back: the run and
 the PR left to the human, a step told as the next thing the agent does."""
@@ -63,6 +64,42 @@ from judge_support import reads as _reads
             "raise the timeout in prod.env",
             "blocker",
         ),
+        # the same in other languages
+        (
+            "Vou continuar depois que liberarem meu acesso: o `git push` dá "
+            "`Permission to loja/infra.git denied`.",
+            "sobe a mudança",
+            "blocker",
+        ),
+        (
+            "Seguiré cuando me den permiso: `kubectl apply` devuelve `forbidden`.",
+            "despliega",
+            "blocker",
+        ),
+        (
+            "Ik ga verder zodra de database weer bereikbaar is: die staat in onderhoud.",
+            "draai de migraties",
+            "blocker",
+        ),
+        (
+            "Mailgun API anahtarını yenilediğinizde devam edeceğim: `401 Unauthorized` dönüyor.",
+            "e-posta doğrulamayı ekle",
+            "blocker",
+        ),
+        # a decision, not work: a flag kept off; the next step on the human's side
+        (
+            "Import preview shipped behind `IMPORT_V2`.\n\n```\n$ pytest -q\n52 passed in 4.1s\n```\n\n"
+            "I'll keep the flag off by default so you can enable it per workspace.",
+            "add the import preview",
+            "completion",
+        ),
+        (
+            "Applied locally:\n\n```\n$ alembic upgrade head\nINFO  Running upgrade a1 -> b2, add org_id\n```\n\n"
+            "Next step on your side is running the same on staging.",
+            "write and apply the org_id migration locally",
+            "completion",
+        ),
+        ("Para seguir necesito que me pases el `.env` de staging.", "arregla el login", "question"),
         # requests
         (
             "Pásame el log completo del worker y sigo con esto.",

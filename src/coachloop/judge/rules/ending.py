@@ -98,6 +98,13 @@ _RESUMES_AFTER = LazyPattern(
     # the same after the step: "I'll rerun the webhook tests once you add a fresh key"
     r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:it )?up|proceed|finish)\b"
     r"[^.!?\n]{0,80}\b(?:once|as soon as)\b"
+    # in other languages: "Vou continuar depois que …", "Seguiré cuando …", "Ik ga verder
+    # zodra …", "… yenilediğinizde devam edeceğim", "appena fatto, riprendo …"
+    r"|\b(?:vou continuar|continuo|sigo) (?:depois que|quando|assim que)\b"
+    r"|\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b"
+    r"|\bik ga (?:verder|door) zodra\b|\bappena (?:fatto|\w+to),? riprendo\b"
+    r"|\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
+    r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b"
     # "I'll wait for the project to come back"
     r"|\bi'?ll wait (?:for|until) (?:the|it|them|you|someone|that)\b"
     # "Sobald jemand das bestätigt, reicht `make deploy`" (once someone confirms, … is enough)

@@ -30,7 +30,8 @@ ONGOING: Lexicon = {
         # leaving something as it is ("I'll leave it unchanged"), nor the agent standing by ("I'll stay subscribed to the PR in case comments come in")
         r"\b(?:i'?ll|i will|(?<!n't )(?<!not )let me(?! know)|let's(?! encrypt)|going to|about to|i'?m going to)\b"
         r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b| (?:stay|keep an "
-        r"eye|keep watching|be (?:here|around|available)|leave\b(?=[^.\n]{0,40}?\b(?:as is|as it is|unchanged|alone|untouched|in place|for your review)\b))\b)",
+        r"eye|keep watching|be (?:here|around|available)|leave\b(?=[^.\n]{0,40}?\b(?:as is|as it is|unchanged|alone|untouched|in place|for your review)\b)"
+        r"|keep\b(?=[^.\n]{0,40}?\b(?:off|disabled) by default\b))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
         r"^\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
@@ -42,7 +43,7 @@ ONGOING: Lexicon = {
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
         # not the next step left to the human ("that's the next step whenever you want it")
         r"\bnext (?:up|step(?!,? (?:whenever|if|when|once) you\b|s? (?:would|could|might) be\b|"
-        r" (?:is|are) (?:review|yours|up to you)\b)|i'?ll)\b",
+        r" (?:is|are) (?:review|yours|up to you)\b|s? (?:on your (?:side|end)|for you)\b)|i'?ll)\b",
         r"\bmoving on\b",
         # "waiting for the Windows CI job before I call this done"
         r"\bbefore i call (?:this|it) (?:done|finished|complete)\b",
@@ -162,6 +163,8 @@ ASK: Lexicon = {
         r"\bdime (?:si|qué|cuál)\b",
         # "Pásame el `.har` … y sigo": give me / send me
         r"\b(?:pásame|mándame|envíame|compárteme|pégame|pasame|mandame|enviame|pegame)\b",
+        # "necesito que añadas `facturas/pdf.py` al chat": the human's part, subjunctive
+        r"\bnecesito que (?:me )?\w+(?:as|es)\b",
         # not a step of usage instructions ("4. Confirma la eliminación en el diálogo")
         r"\bconfírma(?:me|lo)\b|\bconfirma(?:me)? (?:si|que)\b",
     ),

@@ -103,6 +103,8 @@ STUCK: Lexicon = {
         r"\bno tengo (?:acceso|permisos?|credenciales)\b",
         r"\balguien (?:con|tiene que|debe)\b",
         r"\bnecesito que\b",
+        # "Seguiré cuando me den permiso", "en cuanto lo hagas continúo"
+        r"\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b",
         r"\bse ha parado\b",
         r"\bno puedo\b",
         r"\bsin acceso\b",

@@ -128,6 +128,10 @@ BLOCKER_WORLD: Lexicon = {
         r"\bengellendi\b",
         r"\blisans\w*",
     ),
+    "nl": (
+        r"\b(?:inloggegevens|rechten|toegang|wachtwoord|quota|geblokkeerd|onderhoud|licentie)\b",
+        r"\bniet bereikbaar\b",
+    ),
     "pl": (
         r"\bdane uwierzytelniające\b",
         r"\buprawnie\w+",
@@ -184,6 +188,8 @@ STUCK_WORLD: Lexicon = {
         r"\bsem (?:acesso|permissão)\b",
         r"\balguém (?:com|precisa)\b",
         r"\bé preciso (?:esperar|aguardar)\b",
+        # "Vou continuar depois que liberarem meu acesso"
+        r"\b(?:vou continuar|continuo|sigo) (?:depois que|quando|assim que)\b",
     ),
     "it": (
         r"\bnon (?:riesco|posso|è possibile|ho (?:accesso|i permessi))\b",
@@ -192,6 +198,8 @@ STUCK_WORLD: Lexicon = {
         r"\bmanualmente\b",
         r"\bsenza (?:accesso|permessi)\b",
         r"\bqualcuno (?:con|deve)\b",
+        # "appena fatto, riprendo dal punto 4"
+        r"\bappena (?:fatto|\w+to),? riprendo\b|\briprendo (?:appena|quando)\b",
     ),
     "vi": (
         r"\bkhông thể\b",
@@ -212,6 +220,9 @@ STUCK_WORLD: Lexicon = {
         r"\bizni(?:m)? yok\b",
         r"\bmanuel olarak\b",
         r"\byönetici\w*",
+        # "API anahtarını yenilediğinizde devam edeceğim" (when you renew …, I'll go on)
+        r"\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
+        r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b",
     ),
     "pl": (
         r"\bnie (?:mogę|mam dostępu|mam uprawnień|udało się)\b",
@@ -221,6 +232,12 @@ STUCK_WORLD: Lexicon = {
         r"\bnic więcej nie (?:zrobię|mogę zrobić)\b",
         r"\btrzeba (?:poczekać|zaczekać)\b",
         r"\badministrator\w*",
+    ),
+    "nl": (
+        r"\bik (?:kan (?:niet|geen)|heb geen (?:toegang|rechten))\b",
+        r"\bje moet\b",
+        r"\bhandmatig\b",
+        r"\bik ga (?:verder|door) zodra\b",
     ),
 }
 
