@@ -102,11 +102,13 @@ def _plain_extract(text: str) -> Evidence:
     words = ("`", "commit", "sha", "hash", "tag", "rev", "head", "confirmado", "..")
     has_commit = any(w in lowered for w in words) and re.search(r"[0-9a-fA-F]{7}", text)
     found = evidence._COMMIT.findall(text) if has_commit else []
+    hashes = [(a or b or c, a) for a, b, c in found]
+    if has_commit:
+        hashes += [(h, "") for h in evidence._ONELINE.findall(text)]
     commits = [
-        a or b or c or d
-        for a, b, c, d in found
-        if re.search(r"\d", a or b or c or d)
-        and (re.search(r"[a-f]", a or b or c or d) or re.fullmatch(r"\d+", a))
+        h
+        for h, named in hashes
+        if re.search(r"\d", h) and (re.search(r"[a-f]", h) or re.fullmatch(r"\d+", named))
     ]
     no_urls = re.sub(r"https?://\S+", " ", text) if "://" in text else text
     paths = [p for p in _plain_paths(no_urls) if not p.startswith("//")]

@@ -15,16 +15,20 @@ from coachloop.scan import Scanner
 from coachloop.scan.lazy import LazyPattern
 
 _HEX = r"[0-9a-f]{7,40}"
-# A hash counts when commit words sit close before it, when it stands in backticks, as
-# the new end of a pushed range ("4e1c09a..b7d2f35  main -> main", git push's output), or
-# opening a line of `git log --oneline` with a conventional message ("a3f91c2 feat(api): …").
+# A hash counts when commit words sit close before it, when it stands in backticks, or
+# as the new end of a pushed range ("4e1c09a..b7d2f35  main -> main", git push's output).
 _COMMIT = Scanner(
     rf"\b(?:commit(?:ted|s)?|sha|hash|tagged|rev(?:ision)?|head|commité|confirmado)\b"
-    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`|\b{_HEX}\.\.\.?({_HEX})\b|"
+    rf"[^\n]{{0,40}}?[`*(\s:]({_HEX})\b|`({_HEX})`|\b{_HEX}\.\.\.?({_HEX})\b",
+    re.I,
+    indexed=True,
+)
+# ... or when it opens a line of `git log --oneline` with a conventional message ("a3f91c2
+# feat(api): …"); looked for only after a hash in backticks' company (`_COMMIT_WORDS`).
+_ONELINE = LazyPattern(
     rf"^[ \t]*({_HEX}) (?:feat|fix|chore|docs|refactor|test|perf|build|ci|style|revert)"
     rf"(?:\([^)\n]*\))?!?: ",
-    re.I | re.M,
-    indexed=True,
+    re.M,
 )
 _PR = Scanner(
     r"https?://[^\s)>\]`'\"]+?/(?:pull|pulls|merge_requests|pull-requests)/\d+", re.I, whole=True
@@ -300,9 +304,10 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     found = _COMMIT.findall(text) if has_commit else []
     # A hash of digits only counts after commit words ("committed (`8784263`)"): alone in
     # backticks it may be any number; one of letters only is a word ("deadbeef").
-    commits = [
-        a or b or c or d for a, b, c, d in found if _hashlike(a or b or c or d, named=bool(a))
-    ]
+    hashes = [(a or b or c, bool(a)) for a, b, c in found]
+    if has_commit and ": " in text:
+        hashes += [(h, False) for h in _ONELINE.findall(text)]
+    commits = [value for value, named in hashes if _hashlike(value, named=named)]
     linked = "://" in text  # in every URL, so in every PR link
     no_urls = _URL.sub(" ", text) if linked else text
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]
