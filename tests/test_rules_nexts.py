@@ -5,13 +5,19 @@ do ("I'll rerun them once you add the key", in pt, es, nl, tr too), a flag kept 
 default, requests in Spanish, Portuguese and Japanese,
 an explicit go-ahead waited for, replies cut off on a function word in more languages, a
 count after a dash, a noun that looks like a gerund. And what still goes back: the run and
-the PR left to the human, a step told as the next thing the agent does."""
+the PR left to the human, a step told as the next thing the agent does, a question the
+agent asks itself and answers with work, "everything's green" said, not shown."""
 
 from __future__ import annotations
 
 import pytest
 
 from judge_support import reads as _reads
+
+
+def test_a_question_to_the_human_beside_work_is_still_a_question() -> None:
+    text = "Which region should the bucket live in? Creating the IAM role meanwhile."
+    assert _reads(text, "set up the upload bucket") == ("question", "deliver")
 
 
 @pytest.mark.parametrize(
@@ -162,6 +168,17 @@ def test_read_as_and_delivered(text: str, prompt: str, kind: str) -> None:
         ),
         # the next thing the agent does
         ("Parser done. Next step is wiring it into the CLI.", "add a parser for the config"),
+        # questions the agent puts to itself and answers with work
+        (
+            "Why is the queue backing up? Checking the consumer's prefetch setting next.",
+            "the queue backs up",
+        ),
+        (
+            "Is the cache even hit, or does every call miss? Running the profiler now:",
+            "the page is slow",
+        ),
+        # a check said, not shown
+        ("Everything's green on my side 👍", "fix the flaky build"),
         # a prediction about the next time, not evidence
         ("Updated the hook script. Next time you commit, you'll see the lint output.", ""),
     ],

@@ -48,6 +48,11 @@ def test_counts_in_more_forms(text: str, passed: int) -> None:
     assert tests and tests[0].passed == passed and tests[0].failed == 0
 
 
+def test_a_count_of_a_total_that_did_not_all_pass_shows_the_rest_failing() -> None:
+    tests = extract("Tests: 22/24 passing.").tests
+    assert tests and (tests[0].passed, tests[0].failed) == (22, 2)
+
+
 def test_a_gemini_box_that_printed_is_a_run_and_an_empty_one_is_not() -> None:
     printed = _box("make check", "lint ok", "typecheck ok")
     assert extract(printed).commands == ("make check",)

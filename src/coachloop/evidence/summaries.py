@@ -128,6 +128,9 @@ def summary(runner: str, m: re.Match[str]) -> TestSummary:
     skipped = _count(g.get("skipped"))
     if g.get("passed") is not None:
         passed = _count(g.get("passed"))
+        total = g.get("total")
+        if total is not None and not failed:  # "22/24 passing": two did not pass
+            failed = max(_count(total) - passed - skipped, 0)
     else:
         passed = max(_count(g.get("total")) - failed - errors - skipped, 0)
     line = m.group(0).strip().splitlines()[-1][:200]

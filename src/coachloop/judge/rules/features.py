@@ -83,6 +83,21 @@ _RHETORICAL = LazyPattern(
     r"pourquoi|comment|où|warum|wieso|weshalb|wie|wo)\b",
     re.I,
 )
+# A question the agent puts to itself while it investigates ("Why does the cache miss on
+# every call? Checking the key builder next."): an investigator's question, in English,
+# addressed to no one (no "you", no "I"/"we" asking leave, no judgement asked for) ...
+_SELF_QUESTION = LazyPattern(
+    r"^\W*(?:why|what|where|which|how|is|are|does|do|did|found it)\b"
+    r"(?![^?]*\b(?:you|your|yours|i|we|us|me|my|our|should|shall|ok|okay|fine|right|correct|"
+    r"prefer|want|like|approve|agree|good|better|rather)\b)",
+    re.I,
+)
+# ... and answered by the work announced right after it ("Checking …", "Adding a log … next")
+_ANSWERED_BY_WORK = LazyPattern(
+    r"^\W*(?:[a-z]+ing\b[^.?!]*?(?:\bnow\b|\bnext\b|:$)|[a-z]+ing \S+ (?:and|then)\b|"
+    r"almost:|yes:|no:)",
+    re.I,
+)
 _OR_CHOICE = LazyPattern(
     r",? or |\b(?:oder|o|ou|oppure|или|або|atau|veya|lub|albo)\b|还是|或者|または|それとも|아니면",
     re.I,
@@ -225,6 +240,12 @@ class Features:
                 and not sentences[-1].endswith(QUESTION_MARKS)
             ):
                 continue  # "Why was it slow? Because ..." answers itself
+            if (
+                i + 1 < len(sentences)
+                and _SELF_QUESTION.match(s)
+                and _ANSWERED_BY_WORK.match(sentences[i + 1])
+            ):
+                continue  # "What calls `refresh()` twice? Adding a log next." asks no one
             found.append(s)
         return found
 

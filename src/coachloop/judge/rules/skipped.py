@@ -30,9 +30,11 @@ _SKIPPED = LazyPattern(
     r"(?:installed|available|configured|set)|we (?:don'?t|do not) have|i (?:don'?t|do not) "
     r"have|(?:it|they) needs?)\b|"
     r"\btests? (?:were|was|got) skipped in the last run\b|"
-    # set aside by the agent itself
+    # set aside by the agent itself: "I disabled the flaky ones", "Skipped `test_x` (flaky),
+    # rest is green"
     r"\bi (?:skipped|disabled|excluded|commented out|muted)\b[^.\n]{0,80}?"
-    r"\b(?:flaky|failing|broken|were failing|kept failing)\b"
+    r"\b(?:flaky|failing|broken|were failing|kept failing)\b|"
+    r"(?:^|[.;] )skipped code \((?:flaky|failing|broken)\)"
 )
 
 

@@ -115,7 +115,7 @@ ASSERTED: Lexicon = {
         # not "as confirmed" (as the human confirmed: the approval, not a check)
         r"\b(?<!as )(?:verified|confirmed)\b",
         r"\bworks? (?:perfectly|correctly|great|fine|as expected|now|end-to-end)\b",
-        r"\beverything (?:works|is working|passes|is green)\b",
+        r"\beverything(?: is|'s) (?:working|passing|green)\b|\beverything (?:works|passes)\b",
         r"\b(?:working|runs?) (?:correctly|"
         r"properly|perfectly)\b",
         r"\bthoroughly tested\b",
