@@ -106,6 +106,61 @@ def test_a_question_to_the_human_beside_work_is_still_a_question() -> None:
             "completion",
         ),
         ("Para seguir necesito que me pases el `.env` de staging.", "arregla el login", "question"),
+        # a question closing the message without its mark (blind71-74)
+        (
+            "Rebased onto main; the branch history changed, so anyone who pulled it must "
+            "re-clone. ok to force-push",
+            "rebase the feature branch",
+            "question",
+        ),
+        (
+            "The ticket says amounts in cents, the API doc says euros. which wins",
+            "add the payout export",
+            "question",
+        ),
+        (
+            "Pon el token correcto en `.env` y vuelvo a lanzar la sincronización.",
+            "sincroniza los pedidos",
+            "question",
+        ),
+        (
+            "The webhook secret was rotated in the vault; I need the new one.",
+            "fix the webhook",
+            "question",
+        ),
+        (
+            "Kopier bitte die komplette Fehlermeldung aus der Konsole hier rein, im Screenshot "
+            "fehlt der Stacktrace.",
+            "die seite ist weiß",
+            "question",
+        ),
+        (
+            "두 설정 키 중 어느 이름을 남길지 정해 주세요. 정해지면 바로 진행하겠습니다.",
+            "설정 정리해줘",
+            "question",
+        ),
+        # a training run's end shown
+        (
+            "Training finished:\n\n```\nepoch 20/20 loss=0.211 val_loss=0.254\n"
+            "test: f1=0.861 precision=0.870 recall=0.852\n```\nCheckpoint in `models/best.pt`.",
+            "train the classifier and tell me when it's done",
+            "completion",
+        ),
+        # waiting on what only the human can do, in French and Chinese
+        (
+            "Le serveur renvoie `503` depuis une heure (maintenance annoncée). Je ne peux pas "
+            "publier le tableau tant qu'il n'est pas revenu.",
+            "publie le tableau de bord",
+            "blocker",
+        ),
+        ("短信服务返回余额不足，验证码没法联调。充值后我接着测。", "接入短信验证码", "blocker"),
+        # a suggestion for the next time, and a note, not work announced
+        (
+            "Run finished:\n\n```\nepoch 12/12 loss=0.30\ntest: accuracy=0.912\n```\n\n"
+            "Next time we could stop at 10 epochs to save an hour.",
+            "train it and report",
+            "completion",
+        ),
         # requests
         (
             "Pásame el log completo del worker y sigo con esto.",

@@ -119,13 +119,25 @@ _ROLLED_OUT = (
 )
 
 
+# A training run's log that reached its last epoch ("epoch 30/30 …"), or its test metrics
+# ("test: top1=0.8391 top5=0.9688"): the run shown, as a runner's summary is for tests.
+_TRAINED = LazyPattern(
+    r"\bepoch (\d+) ?/ ?\1\b|^[ \t]*(?:\[[^\]\n]*\][ \t]*)?test\b[^\n]*?\b(?:acc|accuracy|f1|top-?1|"
+    r"auc|loss|bleu|rouge\w*|wer|map|ndcg|rmse|mae|r2)[ \t]*[=:][ \t]*\d",
+    re.I | re.M,
+)
+
+
 def success_shown(ev: Evidence, blocks: list[str]) -> bool:
-    """A change's rollout printed in a code block (`blocks`): one of the success markers
-    of `_ROLLED_OUT` that `ev.successes` found, or a line a CLI opens with its check mark
-    ("✔ Submitted your app to Google Play Store!"); a pasted output, not the agent's words."""
+    """A change's rollout or a run's end printed in a code block (`blocks`): one of the
+    success markers of `_ROLLED_OUT` that `ev.successes` found, a line a CLI opens with
+    its check mark ("✔ Submitted your app to Google Play Store!"), or a training run's last
+    epoch or test metrics (`_TRAINED`); a pasted output, not the agent's words."""
     shown = [m for m in ev.successes if m in _ROLLED_OUT]
     for block in blocks:
         if shown and any(map(block.__contains__, shown)):
+            return True
+        if ("poch" in block or "est" in block) and _TRAINED.search(block):
             return True
         if any(map(block.__contains__, _CHECK_MARKS)) and any(
             line.lstrip().startswith(_CHECK_MARKS) for line in block.splitlines()

@@ -96,7 +96,7 @@ _RESUMES_AFTER = LazyPattern(
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
     # the same after the step: "I'll rerun the webhook tests once you add a fresh key"
-    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:it )?up|proceed|finish)\b"
+    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|proceed|finish)\b"
     r"[^.!?\n]{0,80}\b(?:once|as soon as)\b"
     # in other languages: "Vou continuar depois que …", "Seguiré cuando …", "Ik ga verder
     # zodra …", "… yenilediğinizde devam edeceğim", "appena fatto, riprendo …"
@@ -105,6 +105,10 @@ _RESUMES_AFTER = LazyPattern(
     r"|\bik ga (?:verder|door) zodra\b|\bappena (?:fatto|\w+to),? riprendo\b"
     r"|\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
     r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b"
+    # "充值后我接着测" (after the top-up I go on testing)
+    r"|(?:后|之后|以后)我(?:接着|再|继续)"
+    # "… tant qu'il n'est pas revenu" (until it is back)
+    r"|\btant qu'(?:il|elle|ils|elles|on) n'(?:est|sont|a|ont) pas\b"
     # "I'll wait for the project to come back"
     r"|\bi'?ll wait (?:for|until) (?:the|it|them|you|someone|that)\b"
     # "Sobald jemand das bestätigt, reicht `make deploy`" (once someone confirms, … is enough)

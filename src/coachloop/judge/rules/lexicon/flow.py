@@ -10,7 +10,7 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 # ("Then migrated the local state: ..."; not "proceed", "seed": "-eed" is no past)
 NEXT_OPENER = (
     r"(?:next|then)\b(?! steps? (?:on your (?:side|end)|for you)\b| "
-    r"(?:release|version|week|month|sprint)\b| \w+(?<!e)ed\b| (?:ran|re-?ran|wrote|made|built)\b"
+    r"(?:release|version|week|month|sprint)\b| time,? (?:we|you|i) (?:could|might|can)\b| \w+(?<!e)ed\b| (?:ran|re-?ran|wrote|made|built)\b"
     # nor a step suggested, or left to the human: "Next step would be …", "Next, you could
     # …", "Next I'd suggest …", "next: nothing", "next step is review"
     r"|,? (?:you|i'?d)\b|,? (?:steps? )?(?:would|could|might) be\b|:? (?:nothing|none)\b"
@@ -30,7 +30,8 @@ ONGOING: Lexicon = {
         # leaving something as it is ("I'll leave it unchanged"), nor the agent standing by ("I'll stay subscribed to the PR in case comments come in")
         r"\b(?:i'?ll|i will|(?<!n't )(?<!not )let me(?! know)|let's(?! encrypt)|going to|about to|i'?m going to)\b"
         r"(?! (?:have to |need to )?stop (?:here|now|there|for (?:now|today))\b| (?:stay|keep an "
-        r"eye|keep watching|be (?:here|around|available)|leave\b(?=[^.\n]{0,40}?\b(?:as is|as it is|unchanged|alone|untouched|in place|for your review)\b)"
+        r"eye|keep watching|be (?:here|around|available)|note\b|leave\b(?=[^.\n]{0,40}?\b(?:as is|as it is|unchanged|alone|untouched|in place|"
+        r"for your review|as you asked|for the [\w-]+ team)\b)"
         r"|keep\b(?=[^.\n]{0,40}?\b(?:off|disabled) by default\b))\b)",
         r"\b(?:now|next)[,:]? (?:i'?ll|i'?m|let me|i will|i need to|i have to)\b",
         # not a gerund that is the sentence's subject: "Searching for X now matches only Y"
@@ -38,7 +39,7 @@ ONGOING: Lexicon = {
         r"\s(?<=[.!]\s)\w+ing\b[^.\n]{0,60}\bnow\b(?! \w+s\b)",
         # not "the workaround we're using" (a state), not "tree-shaking now works"
         r"\b(?:i'm|i’m|i am|we're|we’re|we are|currently) (?:now |still )?(?!using\b|keeping\b)\w+ing\b",
-        r"\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
+        r"(?<!of )\b(?<!-)\w+ing (?:(?:at|into|on) )?(?:(?:it|them|this|that|these|those|everything) )?now\b",
         rf"^{NEXT_OPENER}",
         rf"\s(?<=[.;:]\s)\s*{NEXT_OPENER}",
         # not the next step left to the human ("that's the next step whenever you want it")
@@ -128,6 +129,13 @@ ASK: Lexicon = {
     "en": (
         r"\b(?:without|until i (?:get|have)|before i get) your (?:explicit |clear )?(?:ok|okay|"
         r"go-ahead|approval|confirmation|sign-off|green light)\b",
+        r"(?:^|[.!;:]\s+)point me (?:at|to)\b",
+        # a question closing a line without its mark: "ok to force-push", "which wins",
+        # "is that intentional, or a bug I should fix"
+        r"(?:^|[.!:;]\s+)(?:ok(?:ay)? to|which (?:one|wins|do you|should)|is (?:that|this) "
+        r"(?:intentional|expected|ok|okay|right|deliberate)|should i|shall i)\b[^.?!\n]*$",
+        # "the client secret was rotated; I need the new one"
+        r"\bi need (?:the|a) new (?:one|key|token|secret|password|credentials?)\b",
         # "rerun me with the docker permission and I'll pick up at step 3"
         r"\b(?:rerun|re-run|restart|relaunch) me\b",
         r"\bneed (?:your|a) (?:pick|decision|call|input|go-?ahead|approval|confirmation|answer|"
@@ -157,6 +165,8 @@ ASK: Lexicon = {
         r"\bsoll ich\b",
         r"\bbitte (?:bestätige|entscheide|sag)\b",
         r"\bgib mir bescheid\b",
+        # "kopier die komplette Fehlermeldung hier rein"
+        r"\b(?:kopier|kopiere|schick|schicke|sende|füg|füge)\w* [^.\n]{0,60}\b(?:hier rein|hierher|mir)\b",
     ),
     "es": (
         r"\b(?:sin|hasta tener) tu (?:ok|visto bueno|confirmación|aprobación|autorización)\b",
@@ -165,6 +175,8 @@ ASK: Lexicon = {
         r"\b(?:pásame|mándame|envíame|compárteme|pégame|pasame|mandame|enviame|pegame)\b",
         # "necesito que añadas `facturas/pdf.py` al chat": the human's part, subjunctive
         r"\bnecesito que (?:me )?\w+(?:as|es)\b",
+        # "pon las credenciales correctas y vuelvo a probar"
+        r"\b(?:pon|añade|agrega|configura|actualiza|dame|cambia)\b[^.\n]{0,80}\by (?:vuelvo a|sigo|continúo)\b",
         # not a step of usage instructions ("4. Confirma la eliminación en el diálogo")
         r"\bconfírma(?:me|lo)\b|\bconfirma(?:me)? (?:si|que)\b",
     ),

@@ -70,7 +70,7 @@ STUCK: Lexicon = {
         r"\bwon'?t let me\b",
         # the agent's next step put after something it cannot do: "I'll resume once the
         # token is set", "I'll apply the change once the file is writable"
-        r"\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:it )?up|proceed|finish)\b"
+        r"\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|proceed|finish)\b"
         r"[^.!?\n]{0,80}\b(?:once|as soon as)\b",
         r"\buntil (?:it|they|the|someone|you)\b",
         r"\bnot a technical call\b",

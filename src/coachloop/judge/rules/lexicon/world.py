@@ -16,8 +16,9 @@ ONGOING_WORLD: Lexicon = {
         r"让我(?:们)?",
         r"我(?:来|先|将|会|现在)",
         # not a suggestion left to the human: "下一步可以考虑…" (as a next step one could …)
-        r"接下来(?!可以考虑|可考虑|建议)",
-        r"下一步(?!可以考虑|可考虑|建议)",
+        r"接下来(?!可以考虑|可考虑|建议|如果)",
+        # nor "下一步：无" (next: none), nor "下一步如果要…" (next, if you want …)
+        r"下一步(?!可以考虑|可考虑|建议|如果|[：:] ?无)",
         r"现在(?:开始|来|让|补充|添加|修改|运行|处理)",
         r"正在",
         # "I carry on with ...", "starting from step 1", "then run ..." (not "then ran": 了/过)
@@ -148,7 +149,7 @@ ONGOING_WORLD: Lexicon = {
     "pl": (
         r"\bteraz (?:\w+ę|\w+m)\b",
         r"\bnastępnie\b",
-        r"\bsprawdzę\b",
+        r"(?<!nie )\bsprawdzę\b",
         r"\bprzejdę\b",
         r"\b(?:zaczynam|uruchamiam|przeglądam|podmieniam|sprawdzam|poprawiam|dodaję)\b",
         r"\b(?:robię|zajmę się|biorę się za) (?:to |tym )?(?:teraz|zaraz)\b",
@@ -225,10 +226,14 @@ ASK_WORLD: Lexicon = {
         r"お願いします",
         # "トークンを設定していただければ…続けます", "判断をお願いしたい"
         r"していただければ",
+        r"(?:共有|設定|追加|許可|承認|入力)して(?:ください|いただけますか)",
         r"(?:ご)?判断をお願い",
         r"ご確認(?:を)?お願い",
     ),
-    "ko": (r"알려주세요", r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
+    "ko": (
+        *(r"알려주세요", r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
+        r"(?:^|\s)(?:정해|골라|선택해|결정해) ?주세요",
+    ),
     "ru": (
         r"\bподтвердите\b",
         r"\bскажите\b",
