@@ -96,7 +96,8 @@ _RESUMES_AFTER = LazyPattern(
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
     # the same after the step: "I'll rerun the webhook tests once you add a fresh key"
-    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|proceed|finish)\b"
+    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|"
+    r"proceed|finish)\b"
     r"[^.!?\n]{0,80}\b(?:once|as soon as)\b"
     # in other languages: "Vou continuar depois que …", "Seguiré cuando …", "Ik ga verder
     # zodra …", "… yenilediğinizde devam edeceğim", "appena fatto, riprendo …"
