@@ -123,7 +123,8 @@ _ROLLED_OUT = (
 # ("test: top1=0.8391 top5=0.9688"): the run shown, as a runner's summary is for tests.
 _TRAINED = LazyPattern(
     r"\bepoch (\d+) ?/ ?\1\b|^[ \t]*(?:\[[^\]\n]*\][ \t]*)?test\b[^\n]*?"
-    r"\b(?:acc|accuracy|f1|top-?1|auc|loss|bleu|rouge\w*|wer|map|ndcg|rmse|mae|r2)[ \t]*[=:][ \t]*\d",
+    r"\b(?:acc|accuracy|f1|top-?1|auc|loss|bleu|rouge\w*|wer|map|ndcg|rmse|mae|r2)"
+    r"[ \t]*[=:][ \t]*\d",
     re.I | re.M,
 )
 
