@@ -129,10 +129,11 @@ ASK: Lexicon = {
     "en": (
         r"\b(?:without|until i (?:get|have)|before i get) your (?:explicit |clear )?(?:ok|okay|"
         r"go-ahead|approval|confirmation|sign-off|green light)\b",
-        r"(?:^|[.!;:]\s+)point me (?:at|to)\b",
+        # (a sentence's start written as lookbehinds: the piece then opens on its words)
+        r"(?:(?<!.)|(?<=[.!;:]\s))point me (?:at|to)\b",
         # a question closing a line without its mark: "ok to force-push", "which wins",
         # "is that intentional, or a bug I should fix"
-        r"(?:^|[.!:;]\s+)(?:ok(?:ay)? to|which (?:one|wins|do you|should)|is (?:that|this) "
+        r"(?:(?<!.)|(?<=[.!:;]\s))(?:ok(?:ay)? to|which (?:one|wins|do you|should)|is (?:that|this) "
         r"(?:intentional|expected|ok|okay|right|deliberate)|should i|shall i)\b[^.?!\n]*$",
         # "the client secret was rotated; I need the new one"
         r"\bi need (?:the|a) new (?:one|key|token|secret|password|credentials?)\b",
