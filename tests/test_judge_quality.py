@@ -124,13 +124,13 @@ def test_independent_set_floors(name: str) -> None:
 #   suggested or left to the human, "I'll … once you …", cut-offs in more languages;
 #   blind68 written adversarially: every deliverable row worded like progress), scored
 #   with the judge of ae0461a then at the end: 0.929 / 0.018 / 0.775 -> 0.938 / 0.012 /
-#   0.800, 0.921 / 0.029 / 0.800 -> 0.933 / 0.012 / 0.800, 0.738 / 0.182 / 0.625 -> 0.850 /
-#   0.041 / 0.625, 0.904 / 0.047 / 0.750 -> 0.929 / 0.012 / 0.750.
+#   0.800, 0.921 / 0.029 / 0.800 -> 0.933 / 0.012 / 0.800, 0.738 / 0.182 / 0.625 -> 0.858 /
+#   0.029 / 0.625, 0.904 / 0.047 / 0.750 -> 0.929 / 0.012 / 0.750.
 # - blind71–74: a third group of that session's validation sets, read for its last fixes
 #   (a question left without its mark, requests in de/es/ko, a training run's end shown,
 #   "I'll go on once …" in fr and zh; blind72 adversarial like blind68), scored with the
 #   judge of 42e554f then at the end: 0.942 / 0.041 / 0.875 -> 0.954 / 0.024 / 0.875,
-#   0.787 / 0.124 / 0.600 -> 0.829 / 0.065 / 0.600, 0.904 / 0.012 / 0.675 both times,
+#   0.787 / 0.124 / 0.600 -> 0.833 / 0.059 / 0.600, 0.904 / 0.012 / 0.675 both times,
 #   0.896 / 0.024 / 0.650 -> 0.908 / 0.006 / 0.650.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
@@ -195,10 +195,10 @@ BLIND_FLOORS = [
     ("blind63.jsonl", 240, 0.02, 0.94, 0.89),
     ("blind66.jsonl", 240, 0.03, 0.92, 0.74),
     ("blind67.jsonl", 240, 0.03, 0.92, 0.77),
-    ("blind68.jsonl", 240, 0.06, 0.82, 0.59),
+    ("blind68.jsonl", 240, 0.04, 0.84, 0.59),
     ("blind69.jsonl", 240, 0.03, 0.91, 0.72),
     ("blind71.jsonl", 240, 0.04, 0.94, 0.84),
-    ("blind72.jsonl", 240, 0.08, 0.81, 0.57),
+    ("blind72.jsonl", 240, 0.07, 0.82, 0.57),
     ("blind73.jsonl", 240, 0.03, 0.89, 0.64),
     ("blind74.jsonl", 240, 0.02, 0.89, 0.62),
 ]

@@ -154,6 +154,13 @@ def test_a_question_to_the_human_beside_work_is_still_a_question() -> None:
             "blocker",
         ),
         ("短信服务返回余额不足，验证码没法联调。充值后我接着测。", "接入短信验证码", "blocker"),
+        # a draft PR left for the human's review (pt)
+        (
+            "Corrigido. `npm test` → Tests: 40 passed, 40 total. Vou deixar o PR em rascunho "
+            "para você revisar.",
+            "corrige o cálculo do desconto",
+            "completion",
+        ),
         # a suggestion for the next time, and a note, not work announced
         (
             "Run finished:\n\n```\nepoch 12/12 loss=0.30\ntest: accuracy=0.912\n```\n\n"

@@ -48,6 +48,23 @@ def test_counts_in_more_forms(text: str, passed: int) -> None:
     assert tests and tests[0].passed == passed and tests[0].failed == 0
 
 
+@pytest.mark.parametrize(
+    ("text", "passed"),
+    [
+        ("done. lint clean. pytest: 33 passed. next: nothing", 33),
+        ("- ✅ `vitest run src/money`（21 passed）", 21),
+    ],
+)
+def test_a_count_after_its_runner_named(text: str, passed: int) -> None:
+    tests = extract(text).tests
+    assert tests and (tests[0].passed, tests[0].failed) == (passed, 0)
+
+
+def test_a_count_after_its_runner_with_failures_is_not_a_pass() -> None:
+    tests = extract("pytest: 40 passed, 2 failed").tests
+    assert tests and tests[0].failed == 2
+
+
 def test_a_count_of_a_total_that_did_not_all_pass_shows_the_rest_failing() -> None:
     tests = extract("Tests: 22/24 passing.").tests
     assert tests and (tests[0].passed, tests[0].failed) == (22, 2)

@@ -138,6 +138,12 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     ),
     ("generic", rf"\bTests?:?\s+(?P<passed>{_N}) passed\b"),
     ("generic", rf"(?P<passed>{_N}) tests?, 0 fail(?:ures|ed)"),
+    # a runner named, then its count: "pytest: 58 passed", "vitest: 12 passing"
+    (
+        "generic",
+        rf"\b(?:pytest|jest|vitest|mocha|rspec|phpunit|unittest|go test|cargo test|npm test)"
+        rf"\s?:\s?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b(?!,? (?:and )?{_N} fail)",
+    ),
     # Unity's test runner and others: "Total: 71  Passed: 71  Failed: 0"
     ("generic", rf"\bTotal:\s*{_N},?\s+Passed:\s*(?P<passed>{_N}),?\s+Failed:\s*(?P<failed>{_N})"),
     # a run quoted inline after its command: "`npm test -- search` → 12 passed" (or "— 12
@@ -146,7 +152,7 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
     # not "→ `5 passed`", a count quoted by itself)
     (
         "generic",
-        rf"(?<=[^\s`])`\s?(?:→|->|:|—|–)?\s?\(?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b"
+        rf"(?<=[^\s`])`\s?(?:→|->|:|—|–)?\s?[(（]?(?P<passed>{_N}) (?:tests? )?(?:passed|passing)\b"
         rf"(?!,? (?:and )?{_N} fail)",
     ),
 )

@@ -96,7 +96,9 @@ ONGOING_WORLD: Lexicon = {
         r"встановлюю|переходжу)\b",
     ),
     "pt": (
-        r"\bvou (?:primeiro |agora |antes |logo )?(?:\w+ar|\w+er|\w+ir)\b",
+        # not leaving something for the human's review: "vou deixar o PR em rascunho para você revisar"
+        r"\bvou (?:primeiro |agora |antes |logo )?(?:\w+ar|\w+er|\w+ir)\b"
+        r"(?<!deixar)(?<!manter)|\bvou (?:deixar|manter)\b(?![^.\n]{0,60}\bpara (?:você|vc|o senhor) revisar\b)",
         r"\bagora (?:vou|vamos)\b",
         r"\bvamos (?:\w+ar|\w+er|\w+ir)\b",
         r"\bem seguida\b",
