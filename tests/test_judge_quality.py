@@ -132,6 +132,10 @@ def test_independent_set_floors(name: str) -> None:
 #   judge of 42e554f then at the end: 0.942 / 0.041 / 0.875 -> 0.954 / 0.024 / 0.875,
 #   0.787 / 0.124 / 0.600 -> 0.833 / 0.059 / 0.600, 0.904 / 0.012 / 0.675 both times,
 #   0.896 / 0.024 / 0.650 -> 0.908 / 0.006 / 0.650.
+# - blind64, 65, 70, 75: four more helpers of that session, never read (blind75 with half its
+#   rows hard near-misses): 0.938 / 0.024 / 0.800 -> 0.946 / 0.012 / 0.800, 0.908 / 0.029 /
+#   0.675 both times, 0.933 / 0.024 / 0.825 both times, 0.954 / 0.024 / 0.900 -> 0.958 /
+#   0.018 / 0.900 (the judge of 40ff6f1 -> the session's end).
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -201,6 +205,10 @@ BLIND_FLOORS = [
     ("blind72.jsonl", 240, 0.07, 0.82, 0.57),
     ("blind73.jsonl", 240, 0.03, 0.89, 0.64),
     ("blind74.jsonl", 240, 0.02, 0.89, 0.62),
+    ("blind64.jsonl", 240, 0.03, 0.93, 0.77),
+    ("blind65.jsonl", 240, 0.04, 0.89, 0.64),
+    ("blind70.jsonl", 240, 0.04, 0.92, 0.79),
+    ("blind75.jsonl", 240, 0.03, 0.94, 0.87),
 ]
 
 
