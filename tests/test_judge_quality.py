@@ -130,7 +130,8 @@ def test_independent_set_floors(name: str) -> None:
 #   (a question left without its mark, requests in de/es/ko, a training run's end shown,
 #   "I'll go on once …" in fr and zh; blind72 adversarial like blind68), scored with the
 #   judge of 42e554f then at the end: 0.942 / 0.041 / 0.875 -> 0.954 / 0.024 / 0.875,
-#   0.787 / 0.124 / 0.600 -> 0.833 / 0.059 / 0.600, 0.904 / 0.012 / 0.675 both times,
+#   0.787 / 0.124 / 0.600 -> 0.833 / 0.059 / 0.600, 0.904 / 0.012 / 0.675 -> 0.908 / 0.012 /
+#   0.700,
 #   0.896 / 0.024 / 0.650 -> 0.908 / 0.006 / 0.650.
 # - blind64, 65, 70, 75: four more helpers of that session, never read (blind75 with half its
 #   rows hard near-misses): 0.938 / 0.024 / 0.800 -> 0.946 / 0.012 / 0.800, 0.908 / 0.029 /
@@ -203,7 +204,7 @@ BLIND_FLOORS = [
     ("blind69.jsonl", 240, 0.03, 0.91, 0.72),
     ("blind71.jsonl", 240, 0.04, 0.94, 0.84),
     ("blind72.jsonl", 240, 0.07, 0.82, 0.57),
-    ("blind73.jsonl", 240, 0.03, 0.89, 0.64),
+    ("blind73.jsonl", 240, 0.03, 0.89, 0.67),
     ("blind74.jsonl", 240, 0.02, 0.89, 0.62),
     ("blind64.jsonl", 240, 0.03, 0.93, 0.77),
     ("blind65.jsonl", 240, 0.04, 0.89, 0.64),

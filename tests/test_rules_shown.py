@@ -88,6 +88,9 @@ def test_a_oneline_log_entry_and_an_inline_run() -> None:
     assert ev.commits == ("9c4e2ab",)
     assert ev.commands == ("cargo build --release",)
     assert ran_with_output(text)
+    # a command that could not run shows no run
+    failed = "`npx playwright install` → `ENOTFOUND playwright.azureedge.net`"
+    assert extract(failed).commands == () and not ran_with_output(failed)
 
 
 @pytest.mark.parametrize(

@@ -66,6 +66,9 @@ _INLINE_RUN = Scanner(
 # "→ `5 passed`" quoted by itself shows no run of the change), makes no run of it here.
 _NOT_SHOWN = LazyPattern(
     r"(?<!\b0 )\b(?:failed|failing|failures?|fatal)\b|\berror\b|\b[1-9]\d* errors\b|✗|×|"
+    # a command that could not run: "`npx playwright install` → `ENOTFOUND …`"
+    r"\b(?:enotfound|econnrefused|eacces|eperm|denied|refused|not found|timed out|cannot|can't|"
+    r"unable to|no such)\b|"
     r"^`?\d[\d,]* (?:tests? )?(?:passed|passing|ok)\b",
     re.I,
 )
