@@ -100,7 +100,7 @@ def strong_evidence(ev: Evidence, f: Features, task: Task = NO_TASK) -> bool:
         return True
     if ev.commands and (ev.successes or not ev.failures) and (task.lint or not _lint_only(ev)):
         return True  # a command shown with its (non-failing) output
-    if not ev.failures and success_shown(ev, f.msg.code_blocks):
+    if success_shown(ev, f.msg.code_blocks):
         return True
     return bool(_doc_paths(ev)) and (task.docs or bool(_REPORT.search(f.msg.low_prose)))
 
@@ -133,7 +133,10 @@ def success_shown(ev: Evidence, blocks: list[str]) -> bool:
     """A change's rollout or a run's end printed in a code block (`blocks`): one of the
     success markers of `_ROLLED_OUT` that `ev.successes` found, a line a CLI opens with
     its check mark ("✔ Submitted your app to Google Play Store!"), or a training run's last
-    epoch or test metrics (`_TRAINED`); a pasted output, not the agent's words."""
+    epoch or test metrics (`_TRAINED`); a pasted output, not the agent's words. Not when
+    the evidence shows a failure."""
+    if ev.failures:
+        return False
     shown = [m for m in ev.successes if m in _ROLLED_OUT]
     for block in blocks:
         if shown and any(map(block.__contains__, shown)):
@@ -200,7 +203,7 @@ def _claim_problems(
     verified = (
         ev.tests_ok
         or (ev.commands and (ev.successes or ev.exit_codes or ran_with_output(f.msg.text)))
-        or (not ev.failures and success_shown(ev, f.msg.code_blocks))
+        or success_shown(ev, f.msg.code_blocks)
     )
     claimed = [q for q in f.asserted if q not in f.hedges]
     if claimed and not verified and not failing:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from coachloop.judge.rules.lexicon import RESUMES_ONCE
 from coachloop.judge.rules.text import Message
 from coachloop.scan.lazy import LazyPattern
 
@@ -95,17 +96,11 @@ _RESUMES_AFTER = LazyPattern(
     r"(?:^|[.!?:;|]\s+)(?:once|after that|as soon as|when that's done|"
     r"after (?:you|they|it|that|those|these|the|this)\b)[^.!?\n]{0,120}?"
     r"\b(?:i'll|i will|i can|(?:it|this|that|the [\w-]+) should(?: just)? (?:start|work|go))\b"
-    # the same after the step: "I'll rerun the webhook tests once you add a fresh key"
-    r"|\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|"
-    r"proceed|finish)\b"
-    r"[^.!?\n]{0,80}\b(?:once|as soon as)\b"
-    # in other languages: "Vou continuar depois que …", "Seguiré cuando …", "Ik ga verder
-    # zodra …", "… yenilediğinizde devam edeceğim", "appena fatto, riprendo …"
-    r"|\b(?:vou continuar|continuo|sigo) (?:depois que|quando|assim que)\b"
-    r"|\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b"
-    r"|\bik ga (?:verder|door) zodra\b|\bappena (?:fatto|\w+to),? riprendo\b"
-    r"|\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
-    r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b"
+    # the same after the step, as the stuck agent says it ("I'll rerun the webhook tests
+    # once you add a fresh key", "Seguiré cuando …": `lexicon.RESUMES_ONCE`)
+    + "".join(f"|{p}" for patterns in RESUMES_ONCE.values() for p in patterns)
+    # "appena fatto, riprendo …"
+    + r"|\bappena (?:fatto|\w+to),? riprendo\b"
     # "充值后我接着测" (after the top-up I go on testing)
     r"|(?:后|之后|以后)我(?:接着|再|继续)"
     # "… tant qu'il n'est pas revenu" (until it is back)

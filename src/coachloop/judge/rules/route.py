@@ -65,6 +65,17 @@ def _last_run_fails(f: Features) -> bool:
     return all(t.runner == runs[-1].runner for t in runs)
 
 
+# Problems the agent's own words admit, which send a claim back without a score (the real
+# data shows none, so no weight could be learned; nothing in them asks the human), first
+# found first: the tests that would prove the change skipped (`skipped.skipped_check`:
+# whatever else the message shows, the claim is not proven), a stand-in called done
+# (`stand_in`).
+_UNSCORED = (
+    ("skipped", "the tests covering the change were skipped"),
+    ("placeholder", "it calls a stand-in done"),
+)
+
+
 def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Outcome:
     """The final outcome for one stop (see the module docstring)."""
     sure = sure_deliver(f, outcome)
@@ -83,25 +94,16 @@ def route(f: Features, item: JudgeInput, outcome: Outcome, scorer: Scorer) -> Ou
         }.get(sure, outcome.reason)
         return Outcome(sure, 0.85, why)
 
-    if any(p.kind == "skipped" for p in outcome.problems):
-        # the agent's own words say the check that would prove the change did not run
-        # (`skipped.skipped_check`): whatever else it shows, the claim is not proven
-        return Outcome(
-            "status",
-            0.8,
-            "a completion claim that does not hold up: the tests covering the change were skipped",
-            list(outcome.problems),
-        )
-    if any(p.kind == "placeholder" for p in outcome.problems):
-        # a stand-in called done, admitted in the agent's own words (`stand_in`): no score
-        # weighs it (the real data never shows one), and nothing in it asks the human
-        return Outcome(
-            "status",
-            0.8,
-            "a completion claim that does not hold up: it calls a stand-in done",
-            list(outcome.problems),
-        )
-    if f.done and _last_run_fails(f) and any(p.kind == "failing" for p in outcome.problems):
+    kinds = {p.kind for p in outcome.problems}
+    for kind, why in _UNSCORED:
+        if kind in kinds:
+            return Outcome(
+                "status",
+                0.8,
+                f"a completion claim that does not hold up: {why}",
+                list(outcome.problems),
+            )
+    if f.done and _last_run_fails(f) and "failing" in kinds:
         # the README's own case of a rejected completion: done, beside a failing run that is
         # the last one shown (a later passing run, even one only said, leaves it to the score)
         return Outcome(

@@ -37,6 +37,7 @@ ASK: Lexicon = {**flow.ASK, **world.ASK_WORLD}
 ASSERTED: Lexicon = {**claims.ASSERTED, **claims_world.ASSERTED_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
+RESUMES_ONCE: Lexicon = {**trouble.RESUMES_ONCE, **trouble_world.RESUMES_ONCE_WORLD}
 ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}
 BLOCKED_SURE: Lexicon = {**cues.BLOCKED_SURE, **trouble_world.BLOCKED_SURE_WORLD}
 
@@ -56,6 +57,7 @@ __all__ = [
     "OFFER",
     "OFFER_STRONG",
     "ONGOING",
+    "RESUMES_ONCE",
     "STUCK",
     "Lexicon",
     "compile_lexicon",

@@ -37,6 +37,20 @@ BLOCKER: Lexicon = {
     ),
 }
 
+# The agent's next step put after what someone else has to do ("I'll resume once the
+# token is set", "I'll apply the change once the file is writable", "Seguiré cuando me den
+# permiso"): read as the agent stuck (`STUCK`) and as a step resumed after something it
+# waits for (`ending.resumes_after`). More languages in `trouble_world.RESUMES_ONCE_WORLD`.
+RESUMES_ONCE: Lexicon = {
+    "en": (
+        r"\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|proceed|finish)\b"
+        r"[^.!?\n]{0,80}\b(?:once|as soon as)\b",
+    ),
+    "es": (
+        r"\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b",
+    ),
+}
+
 # The agent cannot go on by itself.
 STUCK: Lexicon = {
     "en": (
@@ -68,10 +82,7 @@ STUCK: Lexicon = {
         r"\bonly (?:has|have|grants?) [^.\n]{0,30}\bread\b",
         r"\bcan'?t (?:merge|approve) (?:[\w#-]+ ){0,3}(?:myself|on my own)\b",
         r"\bwon'?t let me\b",
-        # the agent's next step put after something it cannot do: "I'll resume once the
-        # token is set", "I'll apply the change once the file is writable"
-        r"\bi'?ll (?:resume|continue|rerun|re-run|retry|apply|pick (?:[\w-]+ ){0,3}(?:back )?up|proceed|finish)\b"
-        r"[^.!?\n]{0,80}\b(?:once|as soon as)\b",
+        *RESUMES_ONCE["en"],
         r"\buntil (?:it|they|the|someone|you)\b",
         r"\bnot a technical call\b",
         r"\bcan'?t (?:proceed|continue|finish|install|push|run|"
@@ -103,8 +114,7 @@ STUCK: Lexicon = {
         r"\bno tengo (?:acceso|permisos?|credenciales)\b",
         r"\balguien (?:con|tiene que|debe)\b",
         r"\bnecesito que\b",
-        # "Seguiré cuando me den permiso", "en cuanto lo hagas continúo"
-        r"\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b",
+        *RESUMES_ONCE["es"],
         r"\bse ha parado\b",
         r"\bno puedo\b",
         r"\bsin acceso\b",

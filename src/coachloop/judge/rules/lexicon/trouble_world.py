@@ -146,6 +146,18 @@ BLOCKER_WORLD: Lexicon = {
     ),
 }
 
+# `trouble.RESUMES_ONCE` in more languages: "Vou continuar depois que liberarem meu acesso",
+# "API anahtarını yenilediğinizde devam edeceğim" (when you renew …, I'll go on), "Ik ga
+# verder zodra …"
+RESUMES_ONCE_WORLD: Lexicon = {
+    "pt": (r"\b(?:vou continuar|continuo|sigo) (?:depois que|quando|assim que)\b",),
+    "tr": (
+        r"\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
+        r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b",
+    ),
+    "nl": (r"\bik ga (?:verder|door) zodra\b",),
+}
+
 STUCK_WORLD: Lexicon = {
     "zh": (
         r"我(?:无法|不能|没办法|没有权限|没有访问)",
@@ -190,8 +202,7 @@ STUCK_WORLD: Lexicon = {
         r"\bsem (?:acesso|permissão)\b",
         r"\balguém (?:com|precisa)\b",
         r"\bé preciso (?:esperar|aguardar)\b",
-        # "Vou continuar depois que liberarem meu acesso"
-        r"\b(?:vou continuar|continuo|sigo) (?:depois que|quando|assim que)\b",
+        *RESUMES_ONCE_WORLD["pt"],
     ),
     "it": (
         r"\bnon (?:riesco|posso|è possibile|ho (?:accesso|i permessi))\b",
@@ -222,9 +233,7 @@ STUCK_WORLD: Lexicon = {
         r"\bizni(?:m)? yok\b",
         r"\bmanuel olarak\b",
         r"\byönetici\w*",
-        # "API anahtarını yenilediğinizde devam edeceğim" (when you renew …, I'll go on)
-        r"\w+(?:diğinizde|dığınızda|düğünüzde|duğunuzda|diğinde|dığında|düğünde|duğunda)"
-        r"[^.\n]{0,60}\b\w+(?:eceğim|acağım)\b",
+        *RESUMES_ONCE_WORLD["tr"],
     ),
     "pl": (
         r"\bnie (?:mogę|mam dostępu|mam uprawnień|udało się)\b",
@@ -239,7 +248,7 @@ STUCK_WORLD: Lexicon = {
         r"\bik (?:kan (?:niet|geen)|heb geen (?:toegang|rechten))\b",
         r"\bje moet\b",
         r"\bhandmatig\b",
-        r"\bik ga (?:verder|door) zodra\b",
+        *RESUMES_ONCE_WORLD["nl"],
     ),
 }
 
