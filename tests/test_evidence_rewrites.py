@@ -116,6 +116,12 @@ def _plain_extract(text: str) -> Evidence:
     exits = [int(a or b) for a, b in evidence._EXIT.findall(text)] if may_exit else []
     failing = any(w in lowered for w in evidence._FAILURE_WORDS)
     failures = evidence._FAILURE.findall(text) if failing else []
+    out = re.compile(evidence._FAILURE_OUT.source, evidence._FAILURE_OUT.flags)
+    failures += [
+        m.group(0)
+        for m in out.finditer(text)
+        if not any(call in text[m.end() :] for call in evidence._CALLS)
+    ]
     return Evidence(
         tests=tuple(_plain_tests(text, lowered)),
         commits=evidence._unique(commits),
@@ -179,4 +185,18 @@ def test_every_failure_holds_a_failure_part() -> None:
             assert text.startswith(evidence._FAILURE_STARTS) or any(
                 p in text for p in evidence._FAILURE_PARTS
             ), text
+    assert all(rx.search(m) for m in made)
+
+
+def test_every_last_output_failure_holds_its_part() -> None:
+    rx = re.compile(evidence._FAILURE_OUT.source, evidence._FAILURE_OUT.flags)
+    made = [
+        "  ⎿  Error: UPGRADE FAILED", "│ Error: updating x", "     error: deployment x",
+        "\tFATAL: role", "Error: x", "migration 1 failed with error: y", "HTTP/1.1 502 Bad",
+    ]  # fmt: skip
+    for piece in evidence._FAILURE_OUT.pieces():
+        assert any(re.search(piece, m, rx.flags) for m in made), piece
+    for text in [*TEXTS, *made]:
+        if rx.search(text):
+            assert any(p in text for p in evidence._FAILURE_OUT_PARTS), text
     assert all(rx.search(m) for m in made)

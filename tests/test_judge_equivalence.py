@@ -142,7 +142,9 @@ of TODO notes as unfinished; and for a next step suggested or left to the human,
 leave it as is", "I'll rerun … once you add …" as a blocker, and inline runs whose output
 shows a failure or only a count no longer counted as a run shown; and for "I'll go on once
 …" in pt, es, nl, tr and it, and Dutch blockers; and for "N/M passing" read with the rest
-failing, and a question the agent asks itself and answers with work not put to the human)
+failing, and a question the agent asks itself and answers with work not put to the human;
+and for a failure printed by the last command shown, indented under "⎿", in a "│" box, a
+5xx status line or "failed with error", read as a failure)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

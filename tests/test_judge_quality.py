@@ -137,6 +137,9 @@ def test_independent_set_floors(name: str) -> None:
 #   rows hard near-misses): 0.938 / 0.024 / 0.800 -> 0.946 / 0.012 / 0.800, 0.908 / 0.029 /
 #   0.675 both times, 0.933 / 0.024 / 0.825 both times, 0.954 / 0.024 / 0.900 -> 0.958 /
 #   0.018 / 0.900 (the judge of 40ff6f1 -> the session's end).
+# - blind76–78: the fourth session's validation sets, read for its fixes (failures printed
+#   by the last command shown; blind77 adversarial like blind68), scored with the judge of
+#   a1bf203 first: 0.900 / 0.006 / 0.525, 0.875 / 0.059 / 0.675, 0.904 / 0.024 / 0.675.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -210,6 +213,9 @@ BLIND_FLOORS = [
     ("blind65.jsonl", 240, 0.04, 0.89, 0.64),
     ("blind70.jsonl", 240, 0.04, 0.92, 0.79),
     ("blind75.jsonl", 240, 0.03, 0.94, 0.87),
+    ("blind76.jsonl", 240, 0.02, 0.89, 0.55),
+    ("blind77.jsonl", 240, 0.07, 0.86, 0.65),
+    ("blind78.jsonl", 240, 0.03, 0.89, 0.65),
 ]
 
 

@@ -167,6 +167,29 @@ _FAILURE_PARTS = (
     "error TS",
 )
 _FAILURE_STARTS = ("error", "ERROR", "fatal")
+# A failure in the output of the last command a message shows, in the forms agents paste
+# it: indented under Claude Code's "⎿", in Terraform's "│" box, Helm's "Error: UPGRADE
+# FAILED", a migrator's "failed with error", a 5xx status line of `curl -I`. Read only
+# where no later call or prompt follows (`_later_call`): in a whole turn, a failure the
+# agent went on to fix is the "before", not the result.
+_FAILURE_OUT = Scanner(
+    r"^[ \t]*(?:[⎿│][ \t]*)?(?:(?<=[ \t⎿│])(?:error|ERROR|fatal|FATAL)|Error): .*$|"
+    r"\bfailed with error\b|^HTTP/[\d.]+ 5\d\d\b.*$",
+    re.M,
+)
+_FAILURE_OUT_PARTS = ("rror: ", "RROR: ", "FATAL: ", "fatal: ", "failed with error", "HTTP/")
+_CALLS = ("\n⏺ ", "\n$ ", "\n• Ran ", "\n─── ", "\n> ")
+
+
+def _last_output_failures(text: str) -> list[str]:
+    """`_FAILURE_OUT` lines after which the text shows no further call or prompt."""
+    if not any(map(text.__contains__, _FAILURE_OUT_PARTS)):
+        return []
+    return [
+        m.group(0)
+        for m in _FAILURE_OUT.finditer(text)
+        if not any(text.find(call, m.end()) != -1 for call in _CALLS)
+    ]
 
 
 def _may_fail(text: str, lowered: str) -> bool:
@@ -316,6 +339,7 @@ def extract(text: str, lowered: str | None = None) -> Evidence:
     paths = [p for p in _paths(no_urls) if not p.startswith("//")]
     exits = [int(a or b) for a, b in _EXIT.findall(text)] if _may_exit(lowered) else []
     failures = _FAILURE.findall(text) if _may_fail(text, lowered) else []
+    failures += _last_output_failures(text)
     return Evidence(
         tests=tuple(tests_in(text, lowered)),
         commits=_unique(commits),

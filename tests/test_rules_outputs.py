@@ -1,0 +1,76 @@
+"""What the fourth session's validation sets (`blind76` to `blind78`) showed, with the
+cases written here anew: a failure printed by the last command a message shows, in the
+forms agents paste it (indented under Claude Code's "⎿", in Terraform's box, a 5xx status
+line), sends a claim of being done back, while a failure the turn went on to fix does not;
+a request to the human followed by the agent's own next step ("paste the new key into
+`.env` and I'll rerun it") in other languages reaches the human; "next" used as an
+adjective announces no work; a message cut in the middle of a word broke off."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.evidence import extract
+from judge_support import reads
+
+_HELM_FAILED = (
+    "⏺ Bash(helm upgrade billing charts/billing -n billing --wait --timeout 3m)\n"
+    "  ⎿  Error: UPGRADE FAILED: timed out waiting for the condition\n\n"
+    "Billing is upgraded to chart 4.2 with the new memory limits; the rollout is done."
+)
+_TERRAFORM_FAILED = (
+    "```\n$ terraform apply -auto-approve\n"
+    "aws_s3_bucket.assets: Modifying... [id=acme-assets]\n"
+    "╷\n│ Error: updating S3 Bucket (acme-assets) versioning: InvalidBucketState\n│\n╵\n```\n\n"
+    "The bucket settings are applied and versioning is on. The lifecycle rule for "
+    "`tmp/` now expires objects after 7 days, and the bucket policy denies plain HTTP. "
+    "Nothing else in the plan changed."
+)
+_CURL_503 = (
+    "Done: the upstream in `nginx/sites/api.conf` now points at port 9090 and nginx is "
+    "reloaded.\n\n```\n$ curl -sI https://api.example.org/health\nHTTP/1.1 503 Service "
+    "Unavailable\nserver: nginx\n```\n\nThe 503 is the app still booting."
+)
+_MIGRATION_FAILED = (
+    "Migration added.\n\n```\n$ npx sequelize db:migrate\n== 20240102-add-sku: migrating "
+    "=======\nmigration 20240102-add-sku failed with error: duplicate key value\n```"
+)
+_FIXED_LATER = (
+    "⏺ Bash(npm run check:links)\n"
+    "  ⎿  ERROR: 3 broken links found in dist/\n\n"
+    "⏺ Update(src/pages/faq.md)\n  ⎿  Updated src/pages/faq.md with 3 changes\n\n"
+    "⏺ Bash(npm run check:links)\n  ⎿  checked 212 links, 0 broken\n\n"
+    "Fixed the three broken FAQ links; the link check now reports 0 broken out of 212."
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [_HELM_FAILED, _TERRAFORM_FAILED, _CURL_503, _MIGRATION_FAILED],
+    ids=["helm", "terraform", "curl-503", "migration"],
+)
+def test_a_failure_in_the_last_output_is_read(text: str) -> None:
+    assert extract(text).failures
+
+
+@pytest.mark.parametrize("text", [_HELM_FAILED, _CURL_503], ids=["helm", "curl-503"])
+def test_done_beside_a_failing_last_output_goes_back(text: str) -> None:
+    assert reads(text, "roll out the change") == ("status", "continue")
+
+
+def test_a_failure_fixed_later_in_the_turn_is_the_before() -> None:
+    assert not extract(_FIXED_LATER).failures
+    without_it = _FIXED_LATER[_FIXED_LATER.index("⏺ Update") :]
+    assert reads(_FIXED_LATER, "fix the links") == reads(without_it, "fix the links")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "```\n$ curl -sI https://api.example.org/health\nHTTP/2 200\nserver: nginx\n```",
+        "Error handling now logs the request id.\n  - Error pages keep the status code.",
+    ],
+    ids=["curl-200", "prose"],
+)
+def test_no_failure_where_none_is_printed(text: str) -> None:
+    assert not extract(text).failures
