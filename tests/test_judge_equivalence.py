@@ -144,7 +144,11 @@ shows a failure or only a count no longer counted as a run shown; and for "I'll 
 …" in pt, es, nl, tr and it, and Dutch blockers; and for "N/M passing" read with the rest
 failing, and a question the agent asks itself and answers with work not put to the human;
 and for a failure printed by the last command shown, indented under "⎿", in a "│" box, a
-5xx status line or "failed with error", read as a failure)
+5xx status line or "failed with error", read as a failure; and for a request to the human
+followed by the agent's next step in ru, uk, fr, de, it, pt, es and vi
+(`lexicon/handoffs_world.py`), "if you want" offers in pt, fr, it, "next, you can …" and "the
+next rows" (zh, es, vi), "Als Nächstes könnte man", the last task of N finished, "en cuanto
+… sigo con", and a word cut after two letters read as truncated)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

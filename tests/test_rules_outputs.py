@@ -74,3 +74,82 @@ def test_a_failure_fixed_later_in_the_turn_is_the_before() -> None:
 )
 def test_no_failure_where_none_is_printed(text: str) -> None:
     assert not extract(text).failures
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Токен Sentry отозван. Вставьте новый в `.env`, и я повторю загрузку sourcemaps.",
+        "Сертифікат прострочений. Додайте новий у секрети CI, і я перезапущу збірку.",
+        "Le jeton Sentry est révoqué. Mets le nouveau dans `.env` et je relance l'envoi.",
+        "Der Sentry-Token ist widerrufen. Trag den neuen in `.env` ein, dann lade ich neu hoch.",
+        "Il token di Sentry è revocato. Metti quello nuovo nel `.env` e riprovo il caricamento.",
+        "O token do Sentry foi revogado. Coloque o novo no `.env` e eu rodo o upload de novo.",
+        "El token de Sentry está revocado. Pega el nuevo en `.env` y vuelvo a subir los mapas.",
+        "Token Sentry đã bị thu hồi. Bạn tạo token mới rồi báo mình để làm tiếp.",
+    ],
+    ids=["ru", "uk", "fr", "de", "it", "pt", "es", "vi"],
+)
+def test_a_request_then_the_agents_next_step_reaches_the_human(text: str) -> None:
+    assert reads(text, "upload the sourcemaps")[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # the agent's own first person, where French writes the imperative the same way
+        "J'ai trouvé la cause. Je lance les tests et je vérifie le rapport de couverture.",
+        # a usage note is not a request the work waits on
+        "Creo el archivo de configuración ahora. Después ejecuto las migraciones y sigo con "
+        "los tests de integración.",
+    ],
+    ids=["fr-first-person", "es-narration"],
+)
+def test_the_agents_own_steps_stay_work_under_way(text: str) -> None:
+    assert reads(text, "set up the project") == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        # "next, you can check it in the browser": the human's step, after evidence
+        (
+            "接下来你可以直接在浏览器里验证。\n\n```\n$ npm test\nTests  31 passed (31)\n```",
+            "给表格加分页",
+        ),
+        # "the next 10 rows": an adjective, in an answer to a question
+        (
+            "`SKIP LOCKED` bỏ qua các dòng đang bị khóa, nên worker sẽ lấy 10 dòng tiếp theo "
+            "thay vì chờ.",
+            "SKIP LOCKED hoạt động thế nào?",
+        ),
+        # a suggestion for later, after a commit and a passing run
+        (
+            "Commit 5c1d2e9 fix: Rundung pro Position\n\n```\n$ bundle exec rake test\n"
+            "14 runs, 30 assertions, 0 failures, 0 errors, 0 skips\n```\n\nAls Nächstes könnte "
+            "man die Steuer pro Land cachen.",
+            "Rundungsfehler in Rechnungen beheben",
+        ),
+        # an offer in Portuguese whose article "o" is no "or"
+        (
+            "Commit 7e8f9a0 fix: baixa atômica\n\n```\n$ pytest -q\n9 passed in 0.5s\n```\n\n"
+            "Se quiser, posso aplicar o mesmo padrão às reservas.",
+            "estoque fica negativo",
+        ),
+        # the last task of a spec, finished
+        (
+            "Task 5 of 5: *Add the export button* — done.\n\n```\n$ npm test\nTests  18 passed "
+            "(18)\n```",
+            "implement the spec tasks",
+        ),
+    ],
+    ids=["zh-your-next-step", "vi-next-rows", "de-suggestion", "pt-offer", "last-task"],
+)
+def test_no_work_announced(text: str, prompt: str) -> None:
+    assert reads(text, prompt)[1] == "deliver"
+
+
+def test_a_word_cut_after_two_letters_broke_off() -> None:
+    text = "I've moved the retry into `useSession`, and now I'll update the logout handler and cl"
+    assert reads(text) == ("error", "deliver")
+    assert reads("Updated the lint and CI", "tidy the pipeline")[0] != "error"

@@ -330,7 +330,17 @@ class Features:
         if text[-1] in lx.DANGLING_CJK or text.endswith(lx.DANGLING_CJK_WORDS):
             return True
         low = self.msg.low_text  # `text` is the message's text: it is stripped already
-        if last_word(low) in lx.DANGLING or open_code_span(text):
+        word = last_word(low)
+        if word in lx.DANGLING or open_code_span(text):
+            return True
+        # a word cut after two letters, behind one that wants more: "… queued requests and re"
+        if (
+            len(word) == 2
+            and word.isascii()
+            and word.isalpha()
+            and word not in lx.TWO_LETTER_WORDS
+            and last_word(low[: len(low) - 2].rstrip()) in lx.DANGLING
+        ):
             return True
         # a purpose or reason clause opened and left after a word or three: "Ich passe jetzt
         # die Komponente an, damit der Streichpreis", "… in modo che il badge"

@@ -14,6 +14,7 @@ from coachloop.judge.rules.lexicon import (
     claims_world,
     cues,
     flow,
+    handoffs_world,
     own_failures,
     prompts,
     trouble,
@@ -28,6 +29,7 @@ from coachloop.judge.rules.lexicon.trouble import (
     DANGLING_CJK_WORDS,
     ERROR_ANYWHERE,
     ERROR_OPENING,
+    TWO_LETTER_WORDS,
 )
 
 HEDGE: Lexicon = {**claims.HEDGE, **claims_world.HEDGE_WORLD}
@@ -38,7 +40,11 @@ ASSERTED: Lexicon = {**claims.ASSERTED, **claims_world.ASSERTED_WORLD}
 BLOCKER: Lexicon = {**trouble.BLOCKER, **trouble_world.BLOCKER_WORLD}
 STUCK: Lexicon = {**trouble.STUCK, **trouble_world.STUCK_WORLD}
 RESUMES_ONCE: Lexicon = {**trouble.RESUMES_ONCE, **trouble_world.RESUMES_ONCE_WORLD}
-ASK_SURE: Lexicon = {**cues.ASK_SURE, **asks_world.ASK_SURE_WORLD}
+ASK_SURE: Lexicon = {
+    **cues.ASK_SURE,
+    **asks_world.ASK_SURE_WORLD,
+    **handoffs_world.REQUEST_THEN_WORLD,
+}
 BLOCKED_SURE: Lexicon = {**cues.BLOCKED_SURE, **trouble_world.BLOCKED_SURE_WORLD}
 
 __all__ = [
@@ -59,6 +65,7 @@ __all__ = [
     "ONGOING",
     "RESUMES_ONCE",
     "STUCK",
+    "TWO_LETTER_WORDS",
     "Lexicon",
     "compile_lexicon",
     "cues",

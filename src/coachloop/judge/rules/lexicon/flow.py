@@ -52,7 +52,8 @@ ONGOING: Lexicon = {
         r"⏳|⬜",
         r"\bhalfway\b",
         r"\bstep \d+ (?:of|/) ?\d+\b",
-        r"\b(?:task|phase|part) \d+ ?(?:of|/) ?\d+\b",
+        # not "Task 6 of 6: … — done." (the last one, finished)
+        r"\b(?:task|phase|part) \d+ ?(?:of|/) ?\d+\b(?![^.\n]{0,80}?\b(?:done|complete|completed|finished)\b)",
         r"\bstill (?:running|working|failing|need)\b",
         r"\bresuming\b",
         # "`/attachments` and `/webhooks` next. Tests for the three pass; continuing."
@@ -83,8 +84,9 @@ ONGOING: Lexicon = {
         # not "danach storniert" (cancelled afterwards): done, not to do
         r"\b(?:mir fehlt noch|es fehlt noch|ich kümmere mich|danach(?! (?:\w+ )?(?:ge\w+[te]|\w+iert)\b))\b",
         r"\bich (?:baue|stelle|schreibe|mache|lasse|prüfe|teste|ändere|passe|korrigiere|füge|starte|kümmere|sehe|schaue|behebe|migriere|aktualisiere|untersuche)\b",
-        r"\b(?:ich mache weiter|als nächstes|jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|"
-        r"läuft gerade|in arbeit|weiter mit)\b",
+        # not "Als Nächstes könnte man …" (next one could …: a suggestion)
+        r"\b(?:ich mache weiter|als nächstes(?! (?:könnte|könnten|würde|sollte|wäre|kann man)\b)|"
+        r"jetzt (?:\w+ )?(?:ich|kümmere)|ich werde|läuft gerade|in arbeit|weiter mit)\b",
         # "Zwischenstand: …", "Mache mit `users.go` und `billing.go` weiter."
         r"^zwischenstand\b",
         r"\bmache (?:mit|bei) [^.\n]{0,60}\bweiter\b",
@@ -100,7 +102,9 @@ ONGOING: Lexicon = {
         # "Primero verifico el directorio y luego ajusto el filtro": first I ..., then I ...
         r"\b(?:primero|luego) (?:verifico|compruebo|ajusto|modifico|cambio|creo|instalo|"
         r"configuro|elimino|quito|genero|implemento|limpio|muevo|renombro|busco|leo|abro|edito)\b",
-        r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|a continuación|en curso|"
+        # not "a continuación tu equipo puede …" (next, your team can …: the human's step)
+        r"\b(?:voy a|ahora (?:\w+ )?(?:estoy|voy)|sigo con|continúo|en curso|"
+        r"a continuación(?!,? (?:tu|su|vuestro|vuestra|puedes|podéis|puede|usted|el equipo)\b)|"
         r"estoy (?:\w+ando|\w+iendo))\b",
         r"\bempiezo (?:por|con)\b",
         # "I will …" / "we're going to …" ("Empezaré con la fase 2", "vamos a proceder")
@@ -210,6 +214,8 @@ OFFER_STRONG: Lexicon = {
     "de": (r"\bnoch etwas\b", r"\bsonst noch\b"),
     "es": (r"\balgo más\b",),
     "fr": (r"\bautre chose\b",),
+    # "if you want" (its article "o" would read as a Spanish "or" choice)
+    "pt": (r"\bse (?:quiser|preferir|desejar|você quiser)\b",),
 }
 
 OFFER: Lexicon = {
@@ -223,10 +229,13 @@ OFFER: Lexicon = {
     ),
     "de": (
         r"\bsoll ich noch\b",
-        r"\b(?:wenn|falls) (?:du|sie) (?:magst|möchtest|willst|möchten)\b",
+        r"\b(?:wenn|falls) (?:du|sie) (?:das |es )?(?:magst|möchtest|willst|möchten|wollen)\b",
     ),
     "es": (r"\bquieres que\b", r"\bsi (?:quieres|prefieres|lo deseas)\b"),
-    "fr": (r"\bsouhaitez-vous que je\b",),
+    "fr": (
+        r"\bsouhaitez-vous que je\b",
+        r"\bsi (?:tu veux|vous voulez|vous le souhaitez|tu le souhaites)\b",
+    ),
     "zh": (r"需要我", r"要不要我", r"是否需要", r"我可以(?:再|帮|继续)"),
     "ja": (r"しましょうか", r"いたしましょうか"),
     "ko": (r"(?:해|드릴|할)까요",),
@@ -236,8 +245,11 @@ OFFER: Lexicon = {
         r"\bесли (?:нужно|надо|хотите)\b",
     ),
     "uk": (r"\bхочете,? щоб я\b", r"\bможу (?:також|ще)\b", r"\bякщо (?:потрібно|треба|хочете)\b"),
-    "pt": (r"\bquer que eu\b", r"\bposso (?:também|tambem)\b"),
-    "it": (r"\bvuoi che (?:io )?\w+", r"\bposso anche\b"),
+    "pt": (
+        r"\bquer que eu\b",
+        r"\bposso (?:também|tambem)\b",
+    ),
+    "it": (r"\bvuoi che (?:io )?\w+", r"\bposso anche\b", r"\bse (?:vuoi|preferisci)\b"),
     "vi": (r"\bbạn có muốn tôi\b",),
     "id": (r"\bapakah (?:anda|kamu) ingin saya\b", r"\bmau saya\b"),
     "tr": (r"\bister misiniz\b",),

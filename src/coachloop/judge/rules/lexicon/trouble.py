@@ -48,6 +48,9 @@ RESUMES_ONCE: Lexicon = {
     ),
     "es": (
         r"\b(?:seguiré|continuaré|sigo|continúo) (?:cuando|en cuanto|apenas)\b|\ben cuanto lo hagas\b",
+        # "En cuanto el deployment esté aplicado sigo con la verificación"
+        r"\ben cuanto [^.\n]{1,80}?\b(?:esté|estén|tenga|tengas|haya|hayas)\b[^.\n]{0,60}?,? "
+        r"(?:sigo|continúo|seguiré|continuaré|retomo)\b",
     ),
 }
 
@@ -222,6 +225,13 @@ DANGLING_CJK_WORDS = (
     "由于",
     "为了",
 )
+# Two-letter words and names a sentence may end on ("… and CI", "… for it"): any other
+# two letters after a word that wants more are a word cut off ("… and re").
+TWO_LETTER_WORDS = frozenset((
+    "it", "up", "in", "on", "me", "us", "so", "go", "do", "to", "ok", "no", "is", "be", "we",
+    "he", "an", "or", "of", "if", "my", "at", "as", "by", "am", "id", "db", "js", "ts", "ui",
+    "ci", "qa", "ux", "os", "io", "pr", "vm", "ml", "ai", "uk", "eu", "hr", "qe", "sa",
+))  # fmt: skip
 DANGLING = frozenset(
     [
         "the",

@@ -16,7 +16,8 @@ ONGOING_WORLD: Lexicon = {
         r"让我(?:们)?",
         r"我(?:来|先|将|会|现在)",
         # not a suggestion left to the human: "下一步可以考虑…" (as a next step one could …)
-        r"接下来(?!可以考虑|可考虑|建议|如果)",
+        # not "接下来你可以 …" (next, you can …: the human's step)
+        r"接下来(?!可以考虑|可考虑|建议|如果|你|您)",
         # nor "下一步：无" (next: none), nor "下一步如果要…" (next, if you want …)
         r"下一步(?!可以考虑|可考虑|建议|如果|[：:] ?无)",
         r"现在(?:开始|来|让|补充|添加|修改|运行|处理)",
@@ -120,7 +121,8 @@ ONGOING_WORLD: Lexicon = {
     ),
     "vi": (
         r"\btôi sẽ\b",
-        r"\btiếp theo\b",
+        # "Tiếp theo, mình sửa …" (next, I fix …); not "10 dòng tiếp theo" (the next 10 rows)
+        r"(?:(?<!.)|(?<=[.!:;] ))tiếp theo\b",
         r"\bđể tôi\b",
         r"\bmình sẽ\b",
         r"\bbây giờ\b",
