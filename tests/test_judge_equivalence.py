@@ -148,7 +148,8 @@ and for a failure printed by the last command shown, indented under "⎿", in a 
 followed by the agent's next step in ru, uk, fr, de, it, pt, es and vi
 (`lexicon/handoffs_world.py`), "if you want" offers in pt, fr, it, "next, you can …" and "the
 next rows" (zh, es, vi), "Als Nächstes könnte man", the last task of N finished, "en cuanto
-… sigo con", and a word cut after two letters read as truncated)
+… sigo con", and a word cut after two letters read as truncated; and for pt "preciso que
+você" and it "ho bisogno che tu" as requests, and zh "模型请求失败" and "请稍后重试" as errors)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -153,3 +153,47 @@ def test_a_word_cut_after_two_letters_broke_off() -> None:
     text = "I've moved the retry into `useSession`, and now I'll update the logout handler and cl"
     assert reads(text) == ("error", "deliver")
     assert reads("Updated the lint and CI", "tidy the pipeline")[0] != "error"
+
+
+_NEED_YOU = (
+    "{almost}:\n✔ {build}\n✔ {generated}\n✘ {apply}:\n\n```\nFATAL: password authentication "
+    'failed for user "app_stg"\n```\n\n{body}'
+)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        _NEED_YOU.format(
+            almost="Quase lá",
+            build="build da imagem",
+            generated="migrações geradas",
+            apply="aplicar no banco de staging",
+            body="A senha do `app_stg` em `.env.stg` não funciona mais, deve ter sido "
+            "rotacionada. Preciso que você atualize a senha no `.env.stg`. Aí aplico as "
+            "migrações e sigo.",
+        ),
+        _NEED_YOU.format(
+            almost="Quasi fatto",
+            build="build dell'immagine",
+            generated="migrazioni generate",
+            apply="applicare sul database di staging",
+            body="La password di `app_stg` in `.env.stg` non funziona più, probabilmente è "
+            "stata ruotata. Ho bisogno che tu aggiorni la password in `.env.stg`. Poi applico "
+            "le migrazioni e proseguo.",
+        ),
+    ],
+    ids=["pt", "it"],
+)
+def test_i_need_you_to_reaches_the_human(text: str) -> None:
+    assert reads(text, "faça o deploy")[1] == "deliver"
+
+
+def test_the_model_request_failing_in_chinese_is_an_error() -> None:
+    text = (
+        "我先把任务拆成几步：\n1. 改表结构\n2. 改接口\n\n模型请求失败，请稍后重试。(错误码: 5001)"
+    )
+    assert reads(text, "加一个导出功能") == ("error", "deliver")
+    # a request of the app's own that failed, fixed, is no error of the agent's run
+    fixed = "已修复登录请求失败的问题：`auth.ts` 里的超时从 1s 改为 10s。\n\n```\n$ npm test\nTests  12 passed (12)\n```"
+    assert reads(fixed, "登录经常失败")[0] != "error"

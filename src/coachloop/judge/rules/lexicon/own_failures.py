@@ -89,6 +89,9 @@ ERROR_WORDS: Lexicon = {
         r"\bresponse exceeded (?:the )?\d+ output token\b",
         # the agent tool's own lines in Chinese: "模型响应异常，本轮对话已中断。点击「重试」继续。"
         r"模型(?:响应|返回|服务)(?:异常|出错|失败)",
+        # "模型请求失败，请稍后重试" (the model request failed, retry later): no word boundary
+        # between Chinese words, so not in the group above
+        r"(?:模型|api ?)请求失败|请稍后(?:再)?重试",
         r"(?:本轮)?对话已(?:中断|终止)",
         # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
         # through my credits for today" (a service the task uses says whose: "the key's")

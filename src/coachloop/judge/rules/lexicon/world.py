@@ -255,8 +255,15 @@ ASK_WORLD: Lexicon = {
         r"\bvocê (?:prefere|pode)\b",
         r"\bdeseja\b",
         r"\bexecute (?:o|a|os|as|este|esse|esta|essa|isto|isso)\b",  # not English "execute"
+        r"\bpreciso que (?:você|vc|tu)\b",  # "I need you to …"
     ),
-    "it": (r"\bfammi sapere\b", r"\bconferma\b", r"\bpreferisci\b", r"\besegui\b"),
+    "it": (
+        r"\bfammi sapere\b",
+        r"\bconferma\b",
+        r"\bpreferisci\b",
+        r"\besegui\b",
+        r"\bho bisogno che (?:tu|lei)\b",  # "I need you to …"
+    ),
     "vi": (r"\bvui lòng\b", r"\bcho tôi biết\b"),
     "id": (r"\bsilakan\b(?! (?:di)?coba\b)", r"\bberi tahu\b"),  # "silakan dicoba": a handoff
     "tr": (r"\blütfen\b",),
