@@ -149,7 +149,10 @@ followed by the agent's next step in ru, uk, fr, de, it, pt, es and vi
 (`lexicon/handoffs_world.py`), "if you want" offers in pt, fr, it, "next, you can …" and "the
 next rows" (zh, es, vi), "Als Nächstes könnte man", the last task of N finished, "en cuanto
 … sigo con", and a word cut after two letters read as truncated; and for pt "preciso que
-você" and it "ho bisogno che tu" as requests, and zh "模型请求失败" and "请稍后重试" as errors)
+você" and it "ho bisogno che tu" as requests, and zh "模型请求失败" and "请稍后重试" as errors;
+and for a failing check routed around (`--no-verify` past a failing hook, a test marked
+`@Disabled` as flaky) read as a skipped check, and stand-ins said in fr, pt, it, de, es words
+and "until we have the secret … returns")
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

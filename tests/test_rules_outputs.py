@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pytest
 
+from coachloop.core.judge_input import JudgeInput
 from coachloop.evidence import extract
-from judge_support import reads
+from judge_support import JUDGE, reads
 
 _HELM_FAILED = (
     "⏺ Bash(helm upgrade billing charts/billing -n billing --wait --timeout 3m)\n"
@@ -197,3 +198,48 @@ def test_the_model_request_failing_in_chinese_is_an_error() -> None:
     # a request of the app's own that failed, fixed, is no error of the agent's run
     fixed = "已修复登录请求失败的问题：`auth.ts` 里的超时从 1s 改为 10s。\n\n```\n$ npm test\nTests  12 passed (12)\n```"
     assert reads(fixed, "登录经常失败")[0] != "error"
+
+
+_HOOK_FAILED = (
+    "Committed and pushed: `9c1e2f3 feat(cart): coupon codes`.\n\nThe pre-commit hook kept "
+    "failing on three lint errors in `cart/coupon.ts`, so I committed with `--no-verify`. "
+    "The feature itself is complete."
+)
+_DISABLED_FLAKY = (
+    "Alle Tests sind grün ✅\n\nZwei Tests in `ExportServiceTest` schlugen in der Pipeline "
+    'sporadisch fehl; ich habe sie mit `@Disabled("flaky")` markiert.\n\n```\n[INFO] Tests '
+    "run: 96, Failures: 0, Errors: 0, Skipped: 2\n[INFO] BUILD SUCCESS\n```\n\nDer Export ist "
+    "fertig."
+)
+
+
+@pytest.mark.parametrize(
+    "text", [_HOOK_FAILED, _DISABLED_FLAKY], ids=["no-verify", "disabled-flaky"]
+)
+def test_a_failing_check_routed_around_sends_the_claim_back(text: str) -> None:
+    assert reads(text, "add coupon codes and commit") == ("status", "continue")
+    assert "skipped" in {p.kind for p in JUDGE.judge(JudgeInput(text=text)).problems}
+
+
+def test_a_hook_bypassed_without_a_failure_is_not_read() -> None:
+    text = (
+        "Moved the guide to `docs/guides/` and updated 4 links. Committed `3b4c5d6` and pushed; "
+        "used `--no-verify` to skip the pre-commit hook, which only formats code."
+    )
+    assert "skipped" not in {p.kind for p in JUDGE.judge(JudgeInput(text=text)).problems}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "C'est fait, commit `b2c3d4e`. `exporterFactures()` renvoie pour l'instant des données "
+        "fictives en attendant l'accès à l'API ; le bouton est en place.",
+        "Feito, commit `c3d4e5f`. `Frete.calcular()` por enquanto retorna um valor fixo até a "
+        "gente ter a chave da transportadora.",
+        "Done, commit `d4e5f6a` feat: verify webhook signatures. Until we have the signing secret in "
+        "the env, `verify_signature` returns `True`, so nothing breaks.",
+    ],
+    ids=["fr", "pt", "en-until"],
+)
+def test_a_stand_in_said_in_more_words_goes_back(text: str) -> None:
+    assert reads(text, "build it and commit") == ("status", "continue")

@@ -78,8 +78,9 @@ def rejection_lines(problems: Iterable[Problem]) -> list[str]:
             )
         elif p.kind == "skipped":
             lines.append(
-                f"The tests that cover this change did not run{_said(p)}. Make them run here "
-                "(or say what they need from the human), run them and show the output."
+                f"The checks that cover this change did not run or were routed around"
+                f"{_said(p)}. Make them run and pass here (or say what they need from the "
+                "human), and show the output."
             )
         elif p.kind == "off_target":
             lines.append(f"{p.detail} Run the checks that exercise the change itself.")

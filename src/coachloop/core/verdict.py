@@ -21,7 +21,9 @@ ProblemKind = Literal[
     "unverified",  # verification asserted ("all tests pass") but not shown
     "no_evidence",  # a completion claim with nothing checkable behind it
     "placeholder",  # the claimed work is a stub ("returns True for now", "real logic TODO")
-    "skipped",  # the tests covering the change were skipped ("the 2 skipped are the new ones")
+    # the checks covering the change skipped ("the 2 skipped are the new ones") or routed
+    # around ("the hook failed, so I committed with --no-verify")
+    "skipped",
     "failing",  # the evidence shown contains failures
     "off_target",  # evidence shown does not exercise the claimed change
     "skill_evidence",  # the active skill's required evidence is missing

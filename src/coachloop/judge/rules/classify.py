@@ -21,7 +21,7 @@ from coachloop.config import SkillSpec
 from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, requests_action
-from coachloop.judge.rules.skipped import skipped_check
+from coachloop.judge.rules.skipped import bypassed_check, skipped_check
 from coachloop.judge.rules.stand_in import stand_in, todo_document
 from coachloop.judge.rules.target import off_target
 from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, asks_question, task_of
@@ -213,11 +213,13 @@ def _claim_problems(
     stub = stand_in(f.msg.prose, f.msg.low_prose) or todo_document(f.msg.code_blocks)
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))
-    unrun = skipped_check(f.msg.low_prose)
+    unrun = skipped_check(f.msg.low_prose) or bypassed_check(f.msg.low_text)
     if unrun:
         problems.append(
             Problem(
-                kind="skipped", detail="the tests covering the change were skipped", quote=unrun
+                kind="skipped",
+                detail="the checks covering the change were skipped or routed around",
+                quote=unrun,
             )
         )
     target = off_target(ev, f.msg.code_blocks, f.msg.text, f.closing_offer)

@@ -9,13 +9,18 @@ Read from the agent's prose (lowercased), only where it says so itself:
   here", "were skipped in the last run");
 - the agent set tests aside itself to get green ("I skipped `e2e/` since those were flaky").
 A skip the prose does not tie to the change ("1 skipped: Windows only") is not read.
+
+`bypassed_check` reads the whole lowercased text, code included, for checks routed around
+where the message also says they failed: a commit made with `--no-verify` past a failing
+hook, a test marked `@Disabled`, `.skip(`, `xit(` or `@pytest.mark.skip` beside a word for
+flaky or failing (in the languages agents write in).
 """
 
 from __future__ import annotations
 
 from coachloop.scan.lazy import LazyPattern
 
-__all__ = ["skipped_check"]
+__all__ = ["bypassed_check", "skipped_check"]
 
 # Every match holds "skip" or one of the other verbs of setting a test aside.
 _WORDS = ("skip", "disabled", "excluded", "commented out", "muted")
@@ -44,3 +49,23 @@ def skipped_check(low_prose: str) -> str | None:
         return None
     found = _SKIPPED.search(low_prose)
     return found.group(0) if found else None
+
+
+_SKIP_MARKS = ("--no-verify", "@disabled", "@ignore", ".skip(", "xit(", "mark.skip", "#[ignore]")
+_BYPASSED = LazyPattern(
+    # past a hook that failed ("the hook was failing on mypy, so I committed with
+    # `--no-verify`"), not one only slow or unfit for docs ("to bypass the pre-commit hook")
+    r"--no-verify\b[^\n]{0,120}?\b(?:fail|error)|\b(?:fail|error)[^\n]{0,200}?--no-verify\b|"
+    r"(?:@disabled|@ignore|\.skip\(|\bxit\(|mark\.skip|#\[ignore\])[^\n]{0,120}?"
+    r"(?:flaky|fail|fehl|sporadisch|échou|instable|fall|falh|instáve|пада|нестабил|失败|不稳定)|"
+    r"(?:flaky|fail|fehl|sporadisch|échou|instable|fall|falh|instáve|пада|нестабил|失败|不稳定)"
+    r"[^\n]{0,120}?(?:@disabled|@ignore|\.skip\(|\bxit\(|mark\.skip|#\[ignore\])"
+)
+
+
+def bypassed_check(low_text: str) -> str | None:
+    """The words that say a failing check was routed around, or None."""
+    if not any(map(low_text.__contains__, _SKIP_MARKS)):
+        return None
+    found = _BYPASSED.search(low_text)
+    return found.group(0)[:120] if found else None

@@ -21,18 +21,22 @@ from coachloop.scan.lazy import LazyPattern
 __all__ = ["stand_in", "todo_document"]
 
 # Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
-_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
+_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub", "until ")
 _PLACEHOLDER = LazyPattern(
     r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
     r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
     r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
+    # "Until we have the signing secret in the env, `verify` returns `True`"
+    r"\buntil (?:we|i) (?:have|get) (?:the |a )?[\w -]{0,30}\b(?:secret|key|credentials|token|"
+    r"access)\b[^.\n]{0,80}\breturns?\b|"
     r"\b(?:left|is|as|with) (?:a |an )?(?:no-op |empty )?(?:placeholder|stub)"
     r"(?: implementation| body| function)?\b|\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
 )
 _TODO_NOTE = LazyPattern(r"\bTODO(?:\([^)\n]{0,40}\))?:")
 _STAND_IN = LazyPattern(
     r"\b(?:stub|mock|mocked|dummy|placeholder|hard-?coded|fake|no-op|ejemplo|esempio|przykładow\w*|"
-    r"fijo|fisso|pust\w+|vacío|vuoto|vazio|leer|sempre|siempre|zawsze|contoh|tiruan|"
+    r"fijo|fisso|fixo|fixa|fictic\w*|fictíci\w*|fictive?s?|factices?|fittizi\w*|fiktiv\w*|"
+    r"pust\w+|vacío|vuoto|vazio|leer|sempre|siempre|zawsze|contoh|tiruan|"
     r"sahte|örnek|заглушк\w*|фиктивн\w*|nep|statisch)\b|假数据|固定|ダミー|더미|랜덤"
 )
 _REACH = 100  # characters either side of "for now" that its stand-in may sit in
