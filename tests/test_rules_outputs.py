@@ -12,6 +12,7 @@ import pytest
 
 from coachloop.core.judge_input import JudgeInput
 from coachloop.evidence import extract
+from coachloop.judge.rules.stand_in import stub_in_code
 from judge_support import JUDGE, reads
 
 _HELM_FAILED = (
@@ -243,3 +244,35 @@ def test_a_hook_bypassed_without_a_failure_is_not_read() -> None:
 )
 def test_a_stand_in_said_in_more_words_goes_back(text: str) -> None:
     assert reads(text, "build it and commit") == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        '```kotlin\n@Scheduled(cron = "0 0 * * * *")\nfun sendDigest() {\n    // TODO: query '
+        "pending digests and send\n}\n```",
+        "```python\ndef export_xlsx(rows):\n    # Заглушка: пока отдаём CSV\n    return "
+        "export_csv(rows)\n```",
+        "```ts\nexport function refund(o: Order): number {\n  throw new Error('Partial refunds "
+        "not implemented yet');\n}\n```",
+    ],
+    ids=["todo-body", "ru-stub-comment", "not-implemented-yet"],
+)
+def test_a_stand_in_marked_in_the_code_shown_goes_back(code: str) -> None:
+    text = f"Task 4 is complete and checked off in `tasks.md`.\n\n{code}\n\nAll done."
+    assert stub_in_code([code]) is not None
+    assert reads(text, "implement task 4") == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "```ts\nexport async function list(page = 1) {\n  // TODO: cursor pagination once lists "
+        "grow past 10k\n  return db.items.findMany({ skip: (page - 1) * 50, take: 50 });\n}\n```",
+        "```python\nclass Store(ABC):\n    @abstractmethod\n    def get(self, key):\n        raise "
+        "NotImplementedError\n```",
+    ],
+    ids=["later-improvement", "abstract-method"],
+)
+def test_code_that_only_notes_later_work_is_no_stand_in(code: str) -> None:
+    assert stub_in_code([code]) is None

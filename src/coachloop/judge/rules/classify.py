@@ -22,7 +22,7 @@ from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, requests_action
 from coachloop.judge.rules.skipped import bypassed_check, skipped_check
-from coachloop.judge.rules.stand_in import stand_in, todo_document
+from coachloop.judge.rules.stand_in import stand_in, stub_in_code, todo_document
 from coachloop.judge.rules.target import off_target
 from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, asks_question, task_of
 from coachloop.scan import Scanner
@@ -210,7 +210,11 @@ def _claim_problems(
         problems.append(
             Problem(kind="unverified", detail="verification not shown", quote=claimed[0])
         )
-    stub = stand_in(f.msg.prose, f.msg.low_prose) or todo_document(f.msg.code_blocks)
+    stub = (
+        stand_in(f.msg.prose, f.msg.low_prose)
+        or todo_document(f.msg.code_blocks)
+        or stub_in_code(f.msg.code_blocks)
+    )
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))
     unrun = skipped_check(f.msg.low_prose) or bypassed_check(f.msg.low_text)

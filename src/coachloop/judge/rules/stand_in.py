@@ -9,6 +9,9 @@ a placeholder ("the input's placeholder text", "mock the client in the tests"):
   that refuses to run (an abstract method raises NotImplementedError by design);
 - a document shown in a Markdown block with TODO notes for its sections (the written
   document is the result, not code that may note a later improvement);
+- a stand-in marked in the code shown (`stub_in_code`): a comment calling it a stub,
+  placeholder or fake data, "TODO: replace …", a body that is only a TODO note, an error
+  thrown as "not implemented yet"; not a TODO that notes a later improvement;
 - a stand-in said to be temporary, in the languages real agents write in: a word for
   "for now" and, in the same stretch of prose, one for a stand-in ("por ahora devuelve un
   PDF de ejemplo fijo", "na razie zwraca pusty dokument", "untuk sementara data dummy").
@@ -16,9 +19,11 @@ a placeholder ("the input's placeholder text", "mock the client in the tests"):
 
 from __future__ import annotations
 
+import re
+
 from coachloop.scan.lazy import LazyPattern
 
-__all__ = ["stand_in", "todo_document"]
+__all__ = ["stand_in", "stub_in_code", "todo_document"]
 
 # Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
 _STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub", "until ")
@@ -88,4 +93,38 @@ def todo_document(blocks: list[str]) -> str | None:
             at = block.find("TODO")
             end = block.find("\n", at)
             return block[at : end if end != -1 else len(block)][:120]
+    return None
+
+
+# Each match holds one of `_CODE_STUB_WORDS` (lowercased block): most blocks hold none.
+_CODE_STUB_WORDS = (
+    "stub", "placeholder", "заглушк", "fake", "dummy", "mock", "todo", "implemented", "占位",
+    "ダミー", "임시",
+)  # fmt: skip
+_CODE_STUB = LazyPattern(
+    # a comment that calls the code a stand-in ("// stub: returns CSV", "# Заглушка: ...")
+    r"(?://|#|--|/\*)[ \t]*(?:[\w-]+[ \t]*[:(-]?[ \t]*)?(?:stub|placeholder|заглушк\w*|"
+    r"(?:fake|dummy|mock(?:ed)?) (?:data|response|values?|implementation))\b|"
+    r"(?://|#)[ \t]*todo\b[:(]?[^\n]{0,40}\breplace (?:with|this|by)\b|"
+    # an error thrown in place of the work: "throw new Error('Partial refunds not implemented yet')"
+    r"\b(?:throw|raise)\b[^\n]{0,80}?\bnot (?:yet )?implemented(?: yet)?\b[^\n]{0,5}?"
+    r"(?:yet|['\"])|"
+    # a body that is only a TODO note: "{\n    // TODO: query and send\n}"
+    r"\{[ \t]*\n[ \t]*(?://|#)[ \t]*todo\b[^\n]*\n[ \t]*\}|"
+    r":[ \t]*\n[ \t]*#[ \t]*todo\b[^\n]*\n[ \t]*(?:pass|\.\.\.)[ \t]*$|"
+    r"(?://|#)[ \t]*(?:占位|ダミー|임시 구현)",
+    re.M,
+)
+
+
+def stub_in_code(blocks: list[str]) -> str | None:
+    """The line of a fenced block (`blocks`, fences included) that marks its code as a
+    stand-in, or None."""
+    for block in blocks:
+        low = block.lower()
+        if not any(map(low.__contains__, _CODE_STUB_WORDS)):
+            continue
+        found = _CODE_STUB.search(low)
+        if found:
+            return found.group(0).strip()[:120]
     return None
