@@ -153,7 +153,9 @@ você" and it "ho bisogno che tu" as requests, and zh "模型请求失败" and "
 and for a failing check routed around (`--no-verify` past a failing hook, a test marked
 `@Disabled` as flaky) read as a skipped check, and stand-ins said in fr, pt, it, de, es words
 and "until we have the secret … returns"; and for a stand-in marked in the code shown: a stub
-comment, "TODO: replace with", a body that is only a TODO note, "not implemented yet")
+comment, "TODO: replace with", a body that is only a TODO note, "not implemented yet"; and
+for code ending in a nullish "??" no longer read as a question, and Claude Code's
+"⎿  Running…" at the end read as a call still running)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -276,3 +276,20 @@ def test_a_stand_in_marked_in_the_code_shown_goes_back(code: str) -> None:
 )
 def test_code_that_only_notes_later_work_is_no_stand_in(code: str) -> None:
     assert stub_in_code([code]) is None
+
+
+def test_code_ending_in_a_nullish_operator_is_no_question() -> None:
+    text = (
+        "⏺ Bash(grep -rn tenantId test/factories/)\n"
+        "  ⎿  test/factories/project.ts:9:    tenantId: overrides.tenantId ??\n"
+        "     test/factories/member.ts:11:    tenantId: overrides.tenantId ??\n\n"
+        "⏺ I'll make the invoice factory take its tenant the same way and re-run the suite."
+    )
+    assert reads(text, "fix the failing integration tests") == ("status", "continue")
+
+
+def test_a_claude_code_call_still_running_at_the_end_is_work_under_way() -> None:
+    from coachloop.evidence.harness import running_at_end
+
+    assert running_at_end("⏺ Bash(terraform plan -out=x.plan)\n  ⎿  Running…\n")
+    assert not running_at_end("⏺ Bash(terraform plan)\n  ⎿  No changes.\n\nDone.")

@@ -10,7 +10,8 @@
 
 `commands(text)` gives the commands of such calls and `ran(text)` tells whether one is
 shown with what it printed (a run, not only a call); `running_at_end(text)` whether the
-text ends on a call still executing (the turn was captured mid-work). Each form is looked
+text ends on a call still executing, in those forms or Claude Code's "⎿  Running…" (the
+turn was captured mid-work). Each form is looked
 for only when its marker is in the text, so a message without one pays a substring test
 per form.
 
@@ -69,11 +70,15 @@ def ran(text: str) -> bool:
 
 
 _BOX_OPEN, _BOX_CLOSE, _EXECUTING = "╭", "╯", "⊷"
+_CLAUDE_RUNNING = ("⎿  Running…", "⎿ Running…", "⎿  Running...")
 
 
 def running_at_end(text: str) -> bool:
-    """`text` ends on a Gemini CLI tool box whose call is still executing ("⊷")."""
+    """`text` ends on a Gemini CLI tool box whose call is still executing ("⊷"), or on a
+    Claude Code call whose output line still says "Running…"."""
     end = text.rstrip()
+    if end.endswith(_CLAUDE_RUNNING):
+        return True
     if not end.endswith(_BOX_CLOSE):
         return False
     return _EXECUTING in end[end.rfind(_BOX_OPEN) :]

@@ -233,6 +233,8 @@ class Features:
             s = raw.rstrip("*_ )")
             if not (s.endswith(QUESTION_MARKS) or s.startswith("¿")):
                 continue
+            if s.endswith(" ??"):
+                continue  # code pasted as a tool printed it: "tenantId: overrides.tenantId ??"
             if (
                 i == 0
                 and len(sentences) > 2
