@@ -8,7 +8,7 @@ language's own plain requests).
 
 Where a language's imperative can also be the agent's own first person or a third person
 ("lance", "crea", "copia"), the imperative must open its sentence, where agents' own
-narration puts its "I": `(?:(?<!.)|(?<=[.!:;] ))`. The agent's step is a first-person
+narration puts its "I". The agent's step is a first-person
 verb from a short list or in the future tense, so usage notes ("copy `.env.example` and
 you're done") are not read as requests. Written from the languages, not from any
 benchmark's texts.
@@ -18,7 +18,9 @@ from __future__ import annotations
 
 from coachloop.judge.rules.lexicon.base import Lexicon
 
-_OPENS = r"(?:(?<!.)|(?<=[.!:;] ))"
+# a sentence's or a line's first word (the word boundary first, so the words of a text
+# pick the patterns to try, as for the other patterns)
+_OPENS = r"\b(?:(?<!.)|(?<=[.!:;] ))"
 
 REQUEST_THEN_WORLD: Lexicon = {
     # "Вставьте его в `.env`, и я перезапущу расчёт" (insert it …, and I'll restart …)
