@@ -155,7 +155,9 @@ and for a failing check routed around (`--no-verify` past a failing hook, a test
 and "until we have the secret … returns"; and for a stand-in marked in the code shown: a stub
 comment, "TODO: replace with", a body that is only a TODO note, "not implemented yet"; and
 for code ending in a nullish "??" no longer read as a question, and Claude Code's
-"⎿  Running…" at the end read as a call still running)
+"⎿  Running…" at the end read as a call still running; and for tr "sizden … rica",
+"sizin hesabınız … gerek", zh "需要产品或法务 … 给个明确说法", "等你们确认" as requests, zh "我先不动"
+no work announced, and a quotation opened with „ or « and never closed read as truncated)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -140,6 +140,9 @@ def test_independent_set_floors(name: str) -> None:
 # - blind76–78: the fourth session's validation sets, read for its fixes (failures printed
 #   by the last command shown; blind77 adversarial like blind68), scored with the judge of
 #   a1bf203 first: 0.900 / 0.006 / 0.525, 0.875 / 0.059 / 0.675, 0.904 / 0.024 / 0.675.
+# - blind80–81: two more of that session's validation sets (IDE chat exports; near-miss
+#   twins), scored with the judge of a1bf203 first: 0.904 / 0.029 / 0.675, 0.896 / 0.024 /
+#   0.625.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -216,6 +219,8 @@ BLIND_FLOORS = [
     ("blind76.jsonl", 240, 0.02, 0.89, 0.55),
     ("blind77.jsonl", 240, 0.07, 0.86, 0.65),
     ("blind78.jsonl", 240, 0.03, 0.89, 0.65),
+    ("blind80.jsonl", 240, 0.03, 0.89, 0.70),
+    ("blind81.jsonl", 240, 0.03, 0.87, 0.60),
 ]
 
 

@@ -293,3 +293,37 @@ def test_a_claude_code_call_still_running_at_the_end_is_work_under_way() -> None
 
     assert running_at_end("⏺ Bash(terraform plan -out=x.plan)\n  ⎿  Running…\n")
     assert not running_at_end("⏺ Bash(terraform plan)\n  ⎿  No changes.\n\nDone.")
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Kodda bir sorun yok; zamanlayıcı çalışıyor ama bildirim gelmiyor. Sizden birkaç şey "
+            "rica edeceğim:\n\n1. Sunucuda `tail -n 50 logs/push.log` çalıştırıp çıktıyı buraya "
+            "atın\n2. Cihazda bildirim izni açık mı bakın\n\nBunları görünce düzeltmeyi yapacağım.",
+            None,
+        ),
+        (
+            "Ödeme akışı hazır ama test edemiyorum: `.env` içinde `PAYTR_KEY` boş. Anahtar PayTR "
+            "panelinden alınıyor ve sizin hesabınızla giriş yapmak gerekiyor.\n\nAnahtarı ekledikten "
+            "sonra deneme ödemesi yapacağım.",
+            "paytr ile ödemeyi bağla",
+        ),
+        (
+            "两份文档要求冲突：`需求.md` 要求注销后立即删除全部数据，`合规.md` 要求订单保留三年。"
+            "到底删还是留，需要产品或者法务那边给个明确说法。其他部分我先不动，等你们确认。",
+            "实现注销账号",
+        ),
+    ],
+    ids=["tr-asks-of-you", "tr-your-account", "zh-conflict"],
+)
+def test_more_requests_reach_the_human(text: str, prompt: str | None) -> None:
+    assert reads(text, prompt or "bildirimler gelmiyor")[1] == "deliver"
+
+
+def test_a_quotation_left_open_at_the_end_broke_off() -> None:
+    text = "Teraz dodam obsługę błędów. W razie błędu pokażę komunikat „Nie udało się pobrać"
+    assert reads(text, "strona się wiesza") == ("error", "deliver")
+    closed = 'Die Normalisierung ist raus. Jetzt sollte „Müsli" wieder gefunden werden 👍'
+    assert reads(closed, "Suche findet keine Umlaute")[0] != "error"

@@ -130,6 +130,7 @@ def _quote_of(pattern: Scanner, text: str, low: str | None = None, limit: int = 
 
 
 _TOOL_MARKS = ("✔", "✖")
+_QUOTES = (("„", '“”"'), ("«", "»"))  # low-9 (de, pl, cs…) and guillemet openers, closers
 _CUT_CLAUSE = LazyPattern(
     r"(?:^|\s)(?:so that|because|in order to|damit|weil|sodass|in modo che|affinché|cosicché|"
     r"para que|porque|de modo que|pour que|parce que|afin que|de sorte que|a fim de|"
@@ -331,6 +332,11 @@ class Features:
             return False
         if text[-1] in lx.DANGLING_CJK or text.endswith(lx.DANGLING_CJK_WORDS):
             return True
+        # a quotation opened and never closed: "… pokażę komunikat „Nie udało się pobrać"
+        for opener, closers in _QUOTES:
+            at = text.rfind(opener)
+            if at != -1 and not any(c in text[at:] for c in closers):
+                return True
         low = self.msg.low_text  # `text` is the message's text: it is stripped already
         word = last_word(low)
         if word in lx.DANGLING or open_code_span(text):

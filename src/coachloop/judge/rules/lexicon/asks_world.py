@@ -74,7 +74,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"(?:你|您)\S{1,10}?(?:完|好)了?(?:说一声|告诉我|跟我说|通知我)",
         r"(?:贴|貼|粘贴|黏貼|发|發|传|傳)(?:给|給)我",
         r"(?:运行|执行)(?:完|后)(?:告诉|通知)我",
-        r"等(?:待)?(?:你|您)的(?:确认|回复|决定)",
+        r"等(?:待)?(?:你|您)(?:们)?的?(?:确认|回复|决定)",
         r"(?:你|您)(?:更)?(?:倾向|希望|想要)[^。\n]{0,4}?哪(?:个|种)",
         # "once you confirm / choose, I'll go on": the next step waits on the human
         r"(?:你|您)(?:确认|决定|选择|选定|选一个|选个|挑一个|告诉我)[^。\n]{0,12}?后?我(?:再|就|会|将)?(?:继续|开始|进行|实施|动手)",
@@ -94,7 +94,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"麻烦(?:你|您)?(?:找|联系|问一下|帮忙|帮我)",
         r"(?:恢复|修好|处理好|配好|加好|开通|授权)后(?:告诉我，?)?我(?:再|就)?(?:接着|继续|重新)",
         # a person named by role: "上线前需要产品或法务确认以哪一条为准" (product or legal)
-        r"需要(?:产品|法务|老板|管理员|运维|客户|业务方?|甲方|负责人)[^。\n]{0,8}?(?:确认|决定|拍板|批准|审批)",
+        r"需要(?:产品|法务|老板|管理员|运维|客户|业务方?|甲方|负责人)[^。\n]{0,12}?(?:确认|决定|拍板|批准|审批|"
+        r"给个?(?:明确的?)?(?:说法|答复|结论))",
     ),
     "ja": (
         # the next step gated on the human's approval or choice: "承認いただければ始めます"
@@ -209,7 +210,11 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bonay(?:ı|ınızı)? (?:verirsen|verirseniz|verdiğinde|verdiğinizde|verince)\b",
         r"\bonaylarsan\b",
         r"\b(?:karar verdiğinizde|karar verdiğinde|seçtiğinizde|onayladığınızda|karar verince)\b",
-        r"\b(?:çıktıyı|sonucu|hatayı|logu) (?:buraya )?(?:yapıştırın|gönderin|paylaşın)\b",
+        r"\b(?:çıktıyı|sonucu|hatayı|logu) (?:buraya )?(?:yapıştırın|gönderin|paylaşın|atın)\b",
+        # "Sizden birkaç şey rica edeceğim:" (I'll ask a few things of you)
+        r"\bsizden\b[^.\n]{0,40}\brica\b",
+        # "sizin hesabınızla giriş yapmak gerekiyor" (it takes logging in with your account)
+        r"\bsizin hesabınız\w* [^.\n]{0,40}\bgerek\w*",
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",
         r"\bhangi (?:seçeneği|yöntemi) tercih\w*",
         r"\bonayınızı bekliyorum\b",

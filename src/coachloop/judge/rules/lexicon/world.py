@@ -14,7 +14,7 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 ONGOING_WORLD: Lexicon = {
     "zh": (
         r"让我(?:们)?",
-        r"我(?:来|先|将|会|现在)",
+        r"我(?:来|先(?!不)|将|会|现在)",  # not "我先不动" (I leave it for now)
         # not a suggestion left to the human: "下一步可以考虑…" (as a next step one could …)
         # not "接下来你可以 …" (next, you can …: the human's step)
         r"接下来(?!可以考虑|可考虑|建议|如果|你|您)",
