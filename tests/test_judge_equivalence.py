@@ -157,7 +157,10 @@ comment, "TODO: replace with", a body that is only a TODO note, "not implemented
 for code ending in a nullish "??" no longer read as a question, and Claude Code's
 "⎿  Running…" at the end read as a call still running; and for tr "sizden … rica",
 "sizin hesabınız … gerek", zh "需要产品或法务 … 给个明确说法", "等你们确认" as requests, zh "我先不动"
-no work announced, and a quotation opened with „ or « and never closed read as truncated)
+no work announced, and a quotation opened with „ or « and never closed read as truncated;
+and for de "bitte erstell …" and fr "il faut que tu" as requests, a lint task named in
+CJK ("lintエラー", "型エラー"), a Cline tool tag never closed as a cut-off tool call, and
+Korean connective endings as a sentence cut off)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -327,3 +327,46 @@ def test_a_quotation_left_open_at_the_end_broke_off() -> None:
     assert reads(text, "strona się wiesza") == ("error", "deliver")
     closed = 'Die Normalisierung ist raus. Jetzt sollte „Müsli" wieder gefunden werden 👍'
     assert reads(closed, "Suche findet keine Umlaute")[0] != "error"
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Ich komme nicht an das Repo:\n\n```\n$ git fetch origin\nfatal: Authentication "
+            "failed\n```\n\nDer Token ist abgelaufen. Bitte erstell einen neuen PAT mit "
+            "Schreibrechten und hinterleg ihn. Danach mache ich mit dem Rebase weiter.",
+            "Rebase auf develop",
+        ),
+        (
+            "Impossible de me connecter à la base de recette : le mot de passe a expiré et je n'ai "
+            "pas accès à la console. Il faut que tu le réinitialises puis que tu mettes à jour "
+            "`RECETTE_DB_URL` ; je reprendrai ensuite les migrations.",
+            "applique les migrations en recette",
+        ),
+    ],
+    ids=["de-bitte", "fr-il-faut-que-tu"],
+)
+def test_a_request_in_other_forms_reaches_the_human(text: str, prompt: str) -> None:
+    assert reads(text, prompt)[1] == "deliver"
+
+
+def test_a_lint_task_named_in_japanese_takes_a_lint_run_as_evidence() -> None:
+    text = (
+        "型エラーと lint エラーをすべて修正しました。\n\n```\n$ npx tsc --noEmit && echo ok\nok\n"
+        "$ npm run lint\n\n> web@1.0.0 lint\n> eslint . --max-warnings=0\n\n```"
+    )
+    assert reads(text, "型エラーとlintエラーを全部直して")[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll now write the whole module.\n\n<write_to_file>\n<path>src/report.ts</path>\n"
+        "<content>\nexport function total(rows: Row[]) {\n  return rows.reduce((a, r) => a + r.am",
+        "좋습니다. 이제 목록에 무한 스크롤을 적용하겠습니다. 마지막 항목이 보이면 다음 페이지를 요청하도록",
+    ],
+    ids=["xml-tool-call", "ko-connective"],
+)
+def test_more_cut_off_replies_are_errors(text: str) -> None:
+    assert reads(text, "build the report") == ("error", "deliver")

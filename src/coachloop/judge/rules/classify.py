@@ -57,9 +57,25 @@ class Outcome:
 _TOOL_KEYS = ('"input"', '"arguments"', '"tool_use"', '"parameters"')
 
 
+_XML_TOOLS = (
+    "write_to_file",
+    "replace_in_file",
+    "apply_diff",
+    "insert_content",
+    "search_and_replace",
+    "execute_command",
+)
+
+
 def _leaked_tool_call(text: str) -> bool:
     """The message is, or ends on, a tool call printed as text and cut off: JSON naming a
-    tool that does not parse, opening the message or its last line."""
+    tool that does not parse, opening the message or its last line, or a tool's XML tag
+    as Cline and Roo Code write them ("<write_to_file>") opened and never closed."""
+    if "<" in text:
+        for tag in _XML_TOOLS:
+            at = text.rfind(f"<{tag}>")
+            if at != -1 and f"</{tag}>" not in text[at:]:
+                return True
     head = text.lstrip()
     if not head.startswith("{"):
         at = head.rfind("\n{")

@@ -33,7 +33,10 @@ LINT_ONLY = LazyPattern(
     re.I,
 )
 _LINT_WORDS = LazyPattern(
-    r"\b(?:type ?errors?|type[- ]check\w*|linter|lint(?:ing)? (?:errors?|warnings?))\b", re.I
+    r"\b(?:type ?errors?|type[- ]check\w*|linter|lint(?:ing)? (?:errors?|warnings?))\b|"
+    # no word boundary in the scripts that write no spaces: "型エラーとlintエラーを全部直して"
+    r"lint ?(?:エラー|警告|错误|告警|오류|에러)|型エラー|类型错误|타입 ?(?:에러|오류)",
+    re.I,
 )
 _REPRO = Scanner(
     r"reprodu|\brepro\b|failing test|show (?:me )?the (?:error|traceback|stack ?trace|failure)|"

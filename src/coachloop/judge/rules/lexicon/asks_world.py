@@ -29,6 +29,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbitte\b(?:[^.!?\n]|\.(?=\S)){0,160}?\b(?:danach|dann|anschließend) (?:\w+ )?ich\b",
         # "Bitte starte das Skript einmal selbst und bestätige die TAN" (yourself)
         r"\bbitte\b[^.\n]{0,60}?\bselbst\b",
+        # "Bitte erstell einen neuen PAT und hinterleg ihn": please + the du imperative
+        r"\bbitte (?:erstell|hinterleg|trag|füg|setz|gib|schick|leg|aktivier|installier|generier|"
+        r"erneuer|melde dich|log dich)\w*\b",
         r"\bes sei denn,? (?:du|sie) (?:möchtest|möchten|willst|wollen) (?:lieber|es anders)\b",
     ),
     "es": (
@@ -51,6 +54,8 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bquedo (?:atent[oa]|a la espera) (?:a|de) (?:que me|tu|su)\b",
     ),
     "fr": (
+        # "Il faut que tu le réinitialises depuis la console" (you need to …)
+        r"\bil faut que (?:tu|vous)\b",
         # the next step gated on the human's approval or choice: "je lance la phase 1 dès que tu valides"
         r"\b(?:dès que|une fois que|aussitôt que|quand|lorsque) (?:tu|vous) (?:m[\'’]\w+ |\w+ )?(?:valid|confirm|approuv|chois|décid|donn\w* (?:ton|votre) (?:accord|feu vert))\w*",
         r"\b(?:colle|collez|envoie|envoyez)\b[^.\n]{0,25}?\b(?:sortie|résultat|erreur|log)\b",

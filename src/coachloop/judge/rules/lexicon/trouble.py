@@ -224,6 +224,15 @@ DANGLING_CJK_WORDS = (
     "而且",
     "由于",
     "为了",
+    # Korean connective endings that want the clause after them: "…요청하도록" (so that …)
+    "도록",
+    "하고",
+    "해서",
+    "하면",
+    "지만",
+    "는데",
+    "면서",
+    "려고",
 )
 # Two-letter words and names a sentence may end on ("… and CI", "… for it"): any other
 # two letters after a word that wants more are a word cut off ("… and re").
