@@ -160,7 +160,8 @@ for code ending in a nullish "??" no longer read as a question, and Claude Code'
 no work announced, and a quotation opened with „ or « and never closed read as truncated;
 and for de "bitte erstell …" and fr "il faut que tu" as requests, a lint task named in
 CJK ("lintエラー", "型エラー"), a Cline tool tag never closed as a cut-off tool call, and
-Korean connective endings as a sentence cut off)
+Korean connective endings as a sentence cut off; and for ja "…ようなら教えてください" and ko
+"…오면 알려주세요" (if it still fails, tell me) as help offered, not requests)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

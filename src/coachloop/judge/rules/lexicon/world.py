@@ -222,7 +222,9 @@ ASK_WORLD: Lexicon = {
         r"回复",
     ),
     "ja": (
-        r"教えてください",
+        # not "もしまだエラーが出るようなら教えてください" (if it still fails, tell me: help offered)
+        # ("終わったら教えてください", tell me once it's done, still waits on the human)
+        r"(?<!なら)(?<!場合は)教えてください",
         r"確認してください",
         r"実行してください",
         r"いかがでしょうか",
@@ -235,7 +237,10 @@ ASK_WORLD: Lexicon = {
         r"ご確認(?:を)?お願い",
     ),
     "ko": (
-        *(r"알려주세요", r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
+        # not "여전히 두 번 오면 알려주세요" (if it still happens, let me know: help offered)
+        # ("완료되면 알려주세요", tell me once it's done, still waits on the human)
+        *(r"(?<!면 )알려주세요", r"(?:되면|끝나면|하시면|주시면|되시면) 알려주세요"),
+        *(r"확인해 주세요", r"실행해 주세요", r"하시겠습니까", r"할까요"),
         r"(?:^|\s)(?:정해|골라|선택해|결정해) ?주세요",
     ),
     "ru": (

@@ -1,0 +1,50 @@
+"""Help offered after a hedged fix is no request: "if it still fails, tell me" leaves
+nothing for the human to do now, so the hedge decides (sent back), while "tell me once it
+is done" waits on the human (delivered). Cases written anew after the validation set
+`blind81` (Japanese and Korean)."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge_support import reads
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "원인은 시그널과 뷰 양쪽에서 메일을 보내던 것이었습니다. 뷰 쪽 호출을 제거했습니다.\n\n"
+            "아마 이제는 한 번만 발송될 거예요. 혹시 여전히 두 번 오면 알려주세요!",
+            "비밀번호 재설정 메일이 두 번 와요",
+        ),
+        (
+            "原因は `vite.config.ts` の alias が相対パスだったことでした。絶対パスに直しました。\n\n"
+            "これでビルドは通るはずです。もしまだエラーが出るようなら教えてください。",
+            "ビルドが通らないので直してください",
+        ),
+    ],
+    ids=["ko", "ja"],
+)
+def test_if_it_still_fails_tell_me_leaves_the_hedge_to_decide(text: str, prompt: str) -> None:
+    assert reads(text, prompt) == ("status", "continue")
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "마이그레이션 스크립트를 준비했습니다. 운영 DB 백업은 제 권한으로 할 수 없습니다. "
+            "백업이 완료되면 알려주세요.",
+            "운영 DB 마이그레이션 해줘",
+        ),
+        (
+            "移行スクリプトを用意しました。本番 DB のバックアップは私の権限ではできません。"
+            "バックアップが終わったら教えてください。",
+            "本番 DB を移行して",
+        ),
+    ],
+    ids=["ko", "ja"],
+)
+def test_tell_me_once_it_is_done_waits_on_the_human(text: str, prompt: str) -> None:
+    assert reads(text, prompt)[1] == "deliver"
