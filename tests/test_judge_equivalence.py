@@ -161,7 +161,9 @@ no work announced, and a quotation opened with „ or « and never closed read a
 and for de "bitte erstell …" and fr "il faut que tu" as requests, a lint task named in
 CJK ("lintエラー", "型エラー"), a Cline tool tag never closed as a cut-off tool call, and
 Korean connective endings as a sentence cut off; and for ja "…ようなら教えてください" and ko
-"…오면 알려주세요" (if it still fails, tell me) as help offered, not requests)
+"…오면 알려주세요" (if it still fails, tell me) as help offered, not requests; and for a failing
+test set aside in ten more languages, a short block of TODO notes and "# implement later" as
+stand-ins, and tr "test ettim", "her şey çalışıyor" as verification asserted)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -22,8 +22,21 @@ from coachloop.scan.lazy import LazyPattern
 
 __all__ = ["bypassed_check", "skipped_check"]
 
-# Every match holds "skip" or one of the other verbs of setting a test aside.
+# Every match holds "skip" or one of the other verbs of setting a test aside (in English,
+# or one of `_ASIDE_WORDS`).
 _WORDS = ("skip", "disabled", "excluded", "commented out", "muted")
+# Setting a test aside, and a test failing, in the other languages agents write in.
+_ASIDE_WORDS = (
+    "comentei", "desativei", "desabilitei", "pulei", "comenté", "desactivé", "deshabilité",
+    "salté", "commenté", "désactivé", "commentato", "disattivato", "auskommentiert",
+    "deaktiviert", "закомментировал", "отключил", "закоментував", "вимкнув", "注释掉", "跳过了",
+)  # fmt: skip
+_ASIDE = "(?:" + "|".join(_ASIDE_WORDS) + ")"
+_FAILING = (
+    r"(?:falhava|falhando|fallaba|fallando|échouait|échoue|falliva|fallisce|fehlschlug|"
+    r"schlug \w+ fehl|schlugen \w+ fehl|падал|падает|падав|падає|instável|inestable|instable|"
+    r"instabile|flaky|失败|不稳定)"
+)
 _SKIPPED = LazyPattern(
     # the skipped ones are those for the change
     r"\bskipped (?:ones?|tests?|specs?|cases?)\b[^.\n]{0,40}?\b(?:are|is|were|was) "
@@ -39,13 +52,18 @@ _SKIPPED = LazyPattern(
     # rest is green"
     r"\bi (?:skipped|disabled|excluded|commented out|muted)\b[^.\n]{0,80}?"
     r"\b(?:flaky|failing|broken|were failing|kept failing)\b|"
-    r"(?:^|[.;] )skipped code \((?:flaky|failing|broken)\)"
+    r"(?:^|[.;] )skipped code \((?:flaky|failing|broken)\)|"
+    # the same in other languages, the failure said before or after: "o teste falhava …,
+    # então comentei ele por enquanto", "lo desactivé porque fallaba"
+    rf"{_ASIDE}[^.\n]{{0,80}}?{_FAILING}|{_FAILING}[^.\n]{{0,120}}?{_ASIDE}"
 )
 
 
 def skipped_check(low_prose: str) -> str | None:
     """The words that say the change's own tests were skipped, or None."""
-    if not any(map(low_prose.__contains__, _WORDS)):
+    if not any(map(low_prose.__contains__, _WORDS)) and not any(
+        map(low_prose.__contains__, _ASIDE_WORDS)
+    ):
         return None
     found = _SKIPPED.search(low_prose)
     return found.group(0) if found else None

@@ -106,6 +106,7 @@ _CODE_STUB = LazyPattern(
     r"(?://|#|--|/\*)[ \t]*(?:[\w-]+[ \t]*[:(-]?[ \t]*)?(?:stub|placeholder|заглушк\w*|"
     r"(?:fake|dummy|mock(?:ed)?) (?:data|response|values?|implementation))\b|"
     r"(?://|#)[ \t]*todo\b[:(]?[^\n]{0,40}\breplace (?:with|this|by)\b|"
+    r"(?://|#)[ \t]*(?:implement|fill in|finish) (?:later|me|this later)\b|"
     # an error thrown in place of the work: "throw new Error('Partial refunds not implemented yet')"
     r"\b(?:throw|raise)\b[^\n]{0,80}?\bnot (?:yet )?implemented(?: yet)?\b[^\n]{0,5}?"
     r"(?:yet|['\"])|"
@@ -115,6 +116,10 @@ _CODE_STUB = LazyPattern(
     r"(?://|#)[ \t]*(?:占位|ダミー|임시 구현)",
     re.M,
 )
+
+
+_TODO_LINE = LazyPattern(r"^[ \t]*(?://|#)[ \t]*todo\b[^\n]*", re.M)
+_SHORT_BLOCK = 12  # lines (fences included) of a block read for its TODO notes
 
 
 def stub_in_code(blocks: list[str]) -> str | None:
@@ -127,4 +132,8 @@ def stub_in_code(blocks: list[str]) -> str | None:
         found = _CODE_STUB.search(low)
         if found:
             return found.group(0).strip()[:120]
+        # a short piece of code that is mostly TODO notes: "# TODO: auth … # TODO: write rows"
+        notes: list[str] = _TODO_LINE.findall(low)
+        if len(notes) >= 2 and low.count("\n") <= _SHORT_BLOCK:
+            return notes[0].strip()[:120]
     return None

@@ -273,6 +273,9 @@ ASSERTED_WORLD: Lexicon = {
         r"\btüm testler (?:geçti|geçiyor|başarılı)\b",
         r"\b(?:test edildi|doğrulandı)\b",
         r"\bsorunsuz çalışıyor\b",
+        # "Test ettim, her şey çalışıyor." (I tested it, everything works)
+        r"\b(?:test ettim|denedim|kontrol ettim)\b",
+        r"\bher şey çalışıyor\b",
     ),
     "cs": (
         r"\b(?:všechny )?testy (?:prošly|procházejí)\b",

@@ -1,0 +1,57 @@
+"""Claims of done that the message itself undoes, in forms the validation set `blind80`
+showed (cases written anew): a failing test set aside in another language ("o teste
+falhava …, então comentei ele"), a short piece of code that is mostly TODO notes, a
+verification asserted in Turkish without anything shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from coachloop.judge.rules.skipped import skipped_check
+from coachloop.judge.rules.stand_in import stub_in_code
+from judge_support import reads
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pronto, o pipeline passou. O teste `test_envio_sms` falhava porque a API de "
+        "homologação estava instável, então comentei ele por enquanto.\n\n```\n$ pytest\n"
+        "18 passed in 2.10s\n```\n\nIntegração concluída.",
+        "Listo, el pipeline pasa. Desactivé `test_pago_tarjeta` porque fallaba de forma "
+        "intermitente.\n\n```\n$ pytest\n31 passed in 4.02s\n```\n\nIntegración terminada.",
+    ],
+    ids=["pt", "es"],
+)
+def test_a_failing_test_set_aside_in_other_languages_goes_back(text: str) -> None:
+    assert skipped_check(text.lower()) is not None
+    assert reads(text, "termine a integração e deixe os testes passando") == (
+        "status",
+        "continue",
+    )
+
+
+def test_a_test_set_aside_for_another_reason_is_not_read() -> None:
+    text = "Desactivé el modo oscuro en la vista de impresión, como pediste."
+    assert skipped_check(text.lower()) is None
+
+
+def test_a_short_block_of_todo_notes_is_a_stand_in() -> None:
+    block = (
+        "```python\ndef export_to_sheets(rows):\n    # TODO: auth with a service account\n"
+        "    # TODO: write the rows\n    logger.info('export %d rows', len(rows))\n```"
+    )
+    assert stub_in_code([block]) is not None
+    text = f"Export to Google Sheets is done ✅\n\n{block}\n\nCommitted (`a9c2e51`)."
+    assert reads(text, "export the results to a google sheet") == ("status", "continue")
+
+
+def test_todo_notes_in_a_long_block_are_later_work() -> None:
+    body = "".join(f"    total += row[{i}]\n" for i in range(14))
+    block = f"```python\ndef total(row):\n    # TODO: cache\n    # TODO: vectorise\n{body}```"
+    assert stub_in_code([block]) is None
+
+
+def test_a_verification_asserted_in_turkish_is_not_shown() -> None:
+    text = "Sepet sayfasına kupon alanını ekledim, indirim toplamdan düşülüyor. Test ettim, her şey çalışıyor."
+    assert reads(text, "sepete kupon ekle") == ("status", "continue")
