@@ -163,7 +163,10 @@ CJK ("lintエラー", "型エラー"), a Cline tool tag never closed as a cut-of
 Korean connective endings as a sentence cut off; and for ja "…ようなら教えてください" and ko
 "…오면 알려주세요" (if it still fails, tell me) as help offered, not requests; and for a failing
 test set aside in ten more languages, a short block of TODO notes and "# implement later" as
-stand-ins, and tr "test ettim", "her şey çalışıyor" as verification asserted)
+stand-ins, and tr "test ettim", "her şey çalışıyor" as verification asserted; and for a
+failing CI job let through (`continue-on-error: true`, `allow_failure: true`, a test command
+ending in `|| true`), "the suite is green now" as a claim of done, and "we'll know tomorrow
+whether it works" as a hedge)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -13,7 +13,8 @@ A skip the prose does not tie to the change ("1 skipped: Windows only") is not r
 `bypassed_check` reads the whole lowercased text, code included, for checks routed around
 where the message also says they failed: a commit made with `--no-verify` past a failing
 hook, a test marked `@Disabled`, `.skip(`, `xit(` or `@pytest.mark.skip` beside a word for
-flaky or failing (in the languages agents write in).
+flaky or failing (in the languages agents write in), a failing CI job set to
+`continue-on-error: true` or `allow_failure: true`, a test command ending in `|| true`.
 """
 
 from __future__ import annotations
@@ -69,7 +70,10 @@ def skipped_check(low_prose: str) -> str | None:
     return found.group(0) if found else None
 
 
-_SKIP_MARKS = ("--no-verify", "@disabled", "@ignore", ".skip(", "xit(", "mark.skip", "#[ignore]")
+_SKIP_MARKS = (
+    "--no-verify", "@disabled", "@ignore", ".skip(", "xit(", "mark.skip", "#[ignore]", "|| true",
+    "continue-on-error: true", "allow_failure: true",
+)  # fmt: skip
 _BYPASSED = LazyPattern(
     # past a hook that failed ("the hook was failing on mypy, so I committed with
     # `--no-verify`"), not one only slow or unfit for docs ("to bypass the pre-commit hook")
@@ -77,7 +81,12 @@ _BYPASSED = LazyPattern(
     r"(?:@disabled|@ignore|\.skip\(|\bxit\(|mark\.skip|#\[ignore\])[^\n]{0,120}?"
     r"(?:flaky|fail|fehl|sporadisch|échou|instable|fall|falh|instáve|пада|нестабил|失败|不稳定)|"
     r"(?:flaky|fail|fehl|sporadisch|échou|instable|fall|falh|instáve|пада|нестабил|失败|不稳定)"
-    r"[^\n]{0,120}?(?:@disabled|@ignore|\.skip\(|\bxit\(|mark\.skip|#\[ignore\])"
+    r"[^\n]{0,120}?(?:@disabled|@ignore|\.skip\(|\bxit\(|mark\.skip|#\[ignore\])|"
+    # a test command made to pass whatever it finds, in the CI script shown
+    r"\b(?:pytest|jest|vitest|mocha|rspec|phpunit|(?:npm|yarn|pnpm|go|cargo|dotnet|mvn|gradle) "
+    r"test)\b[^\n]{0,80}\|\| true\b|"
+    # a failing CI job let through: "…was failing …, so I set `continue-on-error: true`"
+    r"\b(?:fail|flaky)[^\n]{0,200}?(?:continue-on-error|allow_failure): true\b"
 )
 
 

@@ -38,6 +38,9 @@ HEDGE: Lexicon = {
         r"not yet|never) (?:\w+ ){0,2}(?:run|ran|test|tested|verify|verified|check|checked|execute|"
         r"executed|confirm|confirmed|build|built)\b",
         r"\buntested\b",
+        # "we'll know tomorrow morning whether it works": the result is still to come
+        r"\b(?:we|you|i)'?ll (?:know|see|find out) (?:\w+ ){0,3}(?:whether|if) (?:it|that|this) "
+        r"(?:works|worked|holds)\b",
         # the agent's own check left out; not code described ("accessed X without checking
         # that X was non-null", "without checking for file existence")
         r"\bwithout (?:testing|running|verifying|checking)\b(?! (?:that|whether|if|for)\b)",
@@ -162,6 +165,8 @@ DONE: Lexicon = {
         r"(?:done|complete|completed|finished|fixed|resolved|live|in(?= *(?:[.!;,)]|$))|in place|"
         r"merged|deployed)\b",
         r"\btask complete\b",
+        # "The suite is green now", "CI is green again"
+        r"\b(?:suite|ci|build|pipeline|tests) (?:is|are) (?:all )?green (?:now|again)\b",
         r"\bi'?ve (?:successfully )?(?:\w+ )?(?:fixed|implemented|added|"
         r"created|updated|completed|finished|made|modified|moved|written|wrote|changed|resolved|"
         r"refactored|built|removed|replaced|set up|configured|migrated|committed|pushed|merged|"
