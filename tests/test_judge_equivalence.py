@@ -166,7 +166,8 @@ test set aside in ten more languages, a short block of TODO notes and "# impleme
 stand-ins, and tr "test ettim", "her şey çalışıyor" as verification asserted; and for a
 failing CI job let through (`continue-on-error: true`, `allow_failure: true`, a test command
 ending in `|| true`), "the suite is green now" as a claim of done, and "we'll know tomorrow
-whether it works" as a hedge)
+whether it works" as a hedge; and for bun test's summary as a run, ja "コミットしました" as a
+claim of done, and a placeholder left in brackets ("[À compléter]", "[TBD: …]") as a stand-in)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from coachloop.evidence import extract
 from coachloop.judge.rules.skipped import skipped_check
 from coachloop.judge.rules.stand_in import stub_in_code
 from judge_support import reads
@@ -80,3 +81,30 @@ def test_a_result_still_to_come_hedges() -> None:
         "`k8s/cronjobs/cleanup.yaml`. We'll know tomorrow morning whether it works."
     )
     assert reads(text, "schedule the session cleanup") == ("status", "continue")
+
+
+def test_a_bun_test_run_with_a_failure_beside_done_goes_back() -> None:
+    text = (
+        "Added the zod schema for `POST /invite`; the validation is done.\n\n```\n$ bun test\n"
+        " 23 pass\n 1 fail\n 58 expect() calls\nRan 24 tests across 5 files. [231.00ms]\n```"
+    )
+    (run,) = extract(text).tests
+    assert (run.runner, run.passed, run.failed) == ("bun", 23, 1)
+    assert reads(text, "validate the invite payload") == ("status", "continue")
+
+
+def test_committed_in_japanese_beside_failing_tests_goes_back() -> None:
+    text = (
+        "テストを修正してコミットしました。\n\n```\n$ npx vitest run\n Test Files  1 failed | 1 "
+        "passed (2)\n      Tests  2 failed | 13 passed (15)\n$ git commit -am fix\n[main 0c7b9e4] "
+        "fix\n```"
+    )
+    assert reads(text, "カートのテストを直してコミットして") == ("status", "continue")
+
+
+def test_a_placeholder_left_in_brackets_goes_back() -> None:
+    text = (
+        "J'ai créé `docs/api/auth.md` :\n- `POST /auth/login` — complet\n- `POST /auth/logout` — "
+        "`[À compléter : révocation]`\n\nLa documentation est terminée."
+    )
+    assert reads(text, "Documente les endpoints d'authentification") == ("status", "continue")

@@ -103,6 +103,8 @@ RUNNER_PATTERNS: tuple[tuple[str, str], ...] = (
         rf"Tests: (?P<total>{_N}), Assertions: {_N}(?:, Failures: (?P<failed>{_N}))?"
         rf"(?:, Errors: (?P<errors>{_N}))?",
     ),
+    # bun test: " 23 pass" then " 1 fail" on the next line
+    ("bun", rf"^[ \t]*(?P<passed>{_N}) pass[ \t]*\n[ \t]*(?P<failed>{_N}) fail\b"),
     # node:test / TAP: "# pass 12" ... "# fail 0"
     ("node", rf"# pass (?P<passed>{_N})\s*\n(?:#.*\n)*?# fail (?P<failed>{_N})"),
     # ctest: "100% tests passed, 0 tests failed out of 24"
@@ -192,6 +194,7 @@ _ANCHORS: dict[str, tuple[str, ...]] = {
     "mocha": ("passing",),
     "playwright": (" passed (",),
     "phpunit": ("assertion", "tests:"),
+    "bun": (" pass\n",),
     "node": ("# pass",),
     "ctest": ("tests passed",),
     "xctest": ("executed ",),

@@ -22,7 +22,12 @@ from coachloop.core.verdict import Evidence, MessageType, Problem
 from coachloop.evidence.text import ran_with_output
 from coachloop.judge.rules.features import Features, requests_action
 from coachloop.judge.rules.skipped import bypassed_check, skipped_check
-from coachloop.judge.rules.stand_in import stand_in, stub_in_code, todo_document
+from coachloop.judge.rules.stand_in import (
+    placeholder_mark,
+    stand_in,
+    stub_in_code,
+    todo_document,
+)
 from coachloop.judge.rules.target import off_target
 from coachloop.judge.rules.task import LINT_ONLY, NO_TASK, Task, asks_question, task_of
 from coachloop.scan import Scanner
@@ -230,6 +235,7 @@ def _claim_problems(
         stand_in(f.msg.prose, f.msg.low_prose)
         or todo_document(f.msg.code_blocks)
         or stub_in_code(f.msg.code_blocks)
+        or placeholder_mark(f.msg.low_text)
     )
     if stub:
         problems.append(Problem(kind="placeholder", detail="a stub", quote=stub))

@@ -12,6 +12,8 @@ a placeholder ("the input's placeholder text", "mock the client in the tests"):
 - a stand-in marked in the code shown (`stub_in_code`): a comment calling it a stub,
   placeholder or fake data, "TODO: replace …", a body that is only a TODO note, an error
   thrown as "not implemented yet"; not a TODO that notes a later improvement;
+- a placeholder left in brackets where a section goes ("[À compléter]", "[TBD: …]",
+  "[待补充]"), in the text, code included (`placeholder_mark`);
 - a stand-in said to be temporary, in the languages real agents write in: a word for
   "for now" and, in the same stretch of prose, one for a stand-in ("por ahora devuelve un
   PDF de ejemplo fijo", "na razie zwraca pusty dokument", "untuk sementara data dummy").
@@ -23,7 +25,7 @@ import re
 
 from coachloop.scan.lazy import LazyPattern
 
-__all__ = ["stand_in", "stub_in_code", "todo_document"]
+__all__ = ["placeholder_mark", "stand_in", "stub_in_code", "todo_document"]
 
 # Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
 _STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub", "until ")
@@ -137,3 +139,18 @@ def stub_in_code(blocks: list[str]) -> str | None:
         if len(notes) >= 2 and low.count("\n") <= _SHORT_BLOCK:
             return notes[0].strip()[:120]
     return None
+
+
+_MARK_WORDS = ("[", "【")
+_PLACEHOLDER_MARK = LazyPattern(
+    r"[\[【](?:à compléter|a completar|por completar|da completare|zu ergänzen|tbd|todo|"
+    r"заполнить|дописать|待补充|待完善|未記入|작성 예정)[^\]】\n]{0,80}[\]】]"
+)
+
+
+def placeholder_mark(low_text: str) -> str | None:
+    """A placeholder left in brackets in the lowercased text (code included), or None."""
+    if not any(map(low_text.__contains__, _MARK_WORDS)):
+        return None
+    found = _PLACEHOLDER_MARK.search(low_text)
+    return found.group(0)[:120] if found else None
