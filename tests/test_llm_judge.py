@@ -299,6 +299,8 @@ def test_the_prompt_states_the_offline_rules_lessons() -> None:
         "the limit resets around 7pm",  # the agent's own usage, said casually
         "The next step is yours",  # a request phrased as a statement
         "waves the failure away",  # done beside a failing last run
+        "routing around them",  # --no-verify, skipped tests, continue-on-error, "|| true"
+        'throws "not implemented yet"',  # a stand-in in the code shown
         "any language",
     ):
         assert lesson in SYSTEM_PROMPT, lesson
