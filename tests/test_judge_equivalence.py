@@ -167,7 +167,10 @@ stand-ins, and tr "test ettim", "her şey çalışıyor" as verification asserte
 failing CI job let through (`continue-on-error: true`, `allow_failure: true`, a test command
 ending in `|| true`), "the suite is green now" as a claim of done, and "we'll know tomorrow
 whether it works" as a hedge; and for bun test's summary as a run, ja "コミットしました" as a
-claim of done, and a placeholder left in brackets ("[À compléter]", "[TBD: …]") as a stand-in)
+claim of done, and a placeholder left in brackets ("[À compléter]", "[TBD: …]") as a stand-in;
+and for expired certificates, "kann nur der …", "lässt sich nicht testen" and contradictory
+requirements in zh as blockers, "请产品确认" as a request, and "finishReason: MAX_TOKENS",
+"Antwort abgebrochen" and "ProviderModelNotFoundError" as the harness's own errors)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

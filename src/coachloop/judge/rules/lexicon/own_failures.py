@@ -92,6 +92,10 @@ ERROR_WORDS: Lexicon = {
         # "模型请求失败，请稍后重试" (the model request failed, retry later): no word boundary
         # between Chinese words, so not in the group above
         r"(?:模型|api ?)请求失败|请稍后(?:再)?重试",
+        # the harness's own lines: "[Antwort abgebrochen: maximale Ausgabelänge erreicht
+        # (finishReason: MAX_TOKENS)]", OpenCode's "ProviderModelNotFoundError: Model not found"
+        r"\bfinish_?reason:? ?max_tokens\b|\bmaximale ausgabelänge\b|\bantwort abgebrochen\b",
+        r"\b(?:provider)?modelnotfounderror\b",
         r"(?:本轮)?对话已(?:中断|终止)",
         # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
         # through my credits for today" (a service the task uses says whose: "the key's")

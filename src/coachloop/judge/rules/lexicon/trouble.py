@@ -21,18 +21,19 @@ BLOCKER: Lexicon = {
         r"paid plan|paid tier|free trial|trial account|payment method|credit card|"
         r"edit rights|write access|branch protection|protected branch|required reviews?|required (?:status )?checks?|(?:secret|api|test-mode|license|access|deploy|signing|private) key)\b",
         r"\w_(?:key|token|secret|password)\b",
+        r"\bcertificates? (?:has |have )?expired\b",
     ),
     "de": (
         r"\b(?:zugangsdaten|berechtigung|zugriff|passwort|kontingent|gesperrt|nicht erreichbar|"
-        r"ausgefallen|wartung)\b",
+        r"ausgefallen|wartung|zertifikat\w*)\b",
         r"\bwidersprüchlich\w*|\bwidersprechen\b",
     ),
     "es": (
-        r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado)\b",
+        r"\b(?:credenciales|permisos?|acceso|contraseña|cuota|bloqueado|certificado)\b",
         r"\bse contradicen\b|\bcontradictori[oa]s\b|\bincompatibles\b",
     ),
     "fr": (
-        r"\b(?:identifiants|permissions?|accès|mot de passe|quota|bloqué)\b",
+        r"\b(?:identifiants|permissions?|accès|mot de passe|quota|bloqué|certificat)\b",
         r"\bcontradictoires\b|\bse contredisent\b|\bincompatibles\b",
     ),
 }
@@ -112,6 +113,9 @@ STUCK: Lexicon = {
         # "kann ihn aber erst hochladen, wenn der Server wieder da ist", "sobald jemand …"
         r"\bkann [^.\n]{0,40}\berst\b[^.\n]{0,30}\bwenn\b",
         r"\bsobald jemand\b",
+        # "Neue Client-Credentials kann nur der Account-Inhaber erzeugen"
+        r"\bkann nur (?:der|die|das|ein|eine|ihr|dein|euer) [\w-]+",
+        r"\blässt sich (?:hier )?nicht (?:testen|prüfen|ausführen|deployen)\b",
     ),
     "es": (
         r"\bno tengo (?:acceso|permisos?|credenciales)\b",

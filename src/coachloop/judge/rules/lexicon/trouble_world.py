@@ -14,6 +14,7 @@ from coachloop.judge.rules.lexicon.base import Lexicon
 
 BLOCKER_WORLD: Lexicon = {
     "zh": (
+        r"(?:需求|要求|文档)(?:有|存在|之间|互相)?(?:冲突|矛盾)",  # contradictory requirements
         r"凭(?:证|据)",
         r"权限",
         r"拒绝访问",
@@ -167,6 +168,7 @@ STUCK_WORLD: Lexicon = {
         r"需要[^。\n]{0,6}(?:管理员|负责人)",  # "需要主账号管理员…" (the main account's admin)
         r"(?:你|您)(?:需要|必须)",
         r"手动",
+        r"我先停下来",  # "I stop here first"
     ),
     "ja": (
         r"できません",
