@@ -170,7 +170,8 @@ whether it works" as a hedge; and for bun test's summary as a run, ja "コミッ
 claim of done, and a placeholder left in brackets ("[À compléter]", "[TBD: …]") as a stand-in;
 and for expired certificates, "kann nur der …", "lässt sich nicht testen" and contradictory
 requirements in zh as blockers, "请产品确认" as a request, and "finishReason: MAX_TOKENS",
-"Antwort abgebrochen" and "ProviderModelNotFoundError" as the harness's own errors)
+"Antwort abgebrochen" and "ProviderModelNotFoundError" as the harness's own errors; and for
+"anything else (I can help with)?" in eleven more languages read as an offer, not a question)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

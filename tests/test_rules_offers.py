@@ -48,3 +48,23 @@ def test_if_it_still_fails_tell_me_leaves_the_hedge_to_decide(text: str, prompt:
 )
 def test_tell_me_once_it_is_done_waits_on_the_human(text: str, prompt: str) -> None:
     assert reads(text, prompt)[1] == "deliver"
+
+
+@pytest.mark.parametrize(
+    "closing",
+    [
+        "Kan ik je nog ergens anders mee helpen?",
+        "Czy mogę jeszcze w czymś pomóc?",
+        "Чем-то ещё могу помочь?",
+        "Ada lagi yang bisa saya bantu?",
+        "Bạn cần mình làm gì thêm không?",
+        "还有什么需要我做的吗？",
+    ],
+    ids=["nl", "pl", "ru", "id", "vi", "zh"],
+)
+def test_anything_else_is_an_offer_not_a_question(closing: str) -> None:
+    text = (
+        "Done, commit `b51f0e8`.\n\n```\n$ pytest -q\n1 failed, 31 passed in 3.88s\n"
+        f"FAILED tests/test_export.py::test_headers\n```\n\n{closing}"
+    )
+    assert reads(text, "add the xlsx export") == ("status", "continue")

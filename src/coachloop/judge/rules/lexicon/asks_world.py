@@ -196,7 +196,7 @@ ASK_SURE_WORLD: Lexicon = {
         r"\bbáo (?:cho )?tôi (?:khi|sau khi)\b",
         r"\bbạn muốn (?:chọn )?(?:phương án|cách) nào\b",
         r"\bchờ (?:bạn )?xác nhận\b",
-        r"\bbạn cần\b",  # "you need to ..."
+        r"\bbạn cần\b(?! (?:mình|tôi|em) )",  # "you need to ..."; not "bạn cần mình làm gì thêm"
         r"\bbạn gửi (?:cho )?(?:mình|tôi|em)\b",  # "send me ..."
         # "whichever you choose, I'll carry on": the next step waits on the human
         r"\bbạn (?:chọn|quyết định|xác nhận)\b[^.\n]{0,40}\bthì (?:mình|tôi) (?:làm tiếp|tiếp tục|triển khai)\b",

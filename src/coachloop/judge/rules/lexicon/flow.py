@@ -215,7 +215,37 @@ OFFER_STRONG: Lexicon = {
     "es": (r"\balgo más\b",),
     "fr": (r"\bautre chose\b",),
     # "if you want" (its article "o" would read as a Spanish "or" choice)
-    "pt": (r"\bse (?:quiser|preferir|desejar|você quiser)\b",),
+    "pt": (
+        r"\bse (?:quiser|preferir|desejar|você quiser)\b",
+        r"\bmais alguma coisa\b",
+        r"\bposso ajudar (?:em|com) mais\b",
+    ),
+    # "anything else (I can help with)?" in the other languages agents close on
+    "it": (r"\bqualcos'?altro\b", r"\bposso aiutarti (?:in|con) (?:altro|qualcos)"),
+    "nl": (
+        r"\b(?:kan ik je )?(?:nog )?ergens (?:anders )?mee helpen\b",
+        r"\bnog iets (?:anders)?\b",
+    ),
+    "pl": (r"\bczy mogę (?:ci )?(?:jeszcze )?(?:w czymś )?pomóc\b", r"\bcoś jeszcze\b"),
+    "ru": (
+        r"\bчем[- ]?(?:то|нибудь) ещё (?:могу )?помочь\b",
+        r"\b(?:что|чем)[- ]нибудь ещё\b",
+        r"\bмогу (?:ли я )?(?:ещё )?чем[- ]?(?:то|нибудь) помочь\b",
+    ),
+    "uk": (
+        r"\b(?:ще )?чимось (?:ще )?допомогти\b",
+        r"\b(?:потрібно|треба) ще щось\b",
+        r"\bщось ще\b",
+    ),
+    "tr": (r"\bbaşka bir (?:isteğiniz|şey|konu)\w*\b", r"\bbaşka (?:bir )?konuda yardımcı\b"),
+    "vi": (
+        r"\b(?:bạn )?cần (?:mình|tôi|em) (?:làm|hỗ trợ|giúp) (?:gì )?thêm\b",
+        r"\b(?:mình|tôi|em) có thể giúp gì thêm\b",
+    ),
+    "id": (r"\bada lagi yang bisa (?:saya|aku) bantu\b", r"\bada (?:hal )?lain yang\b"),
+    "zh": (r"还有(?:什么|其他|别的)(?:需要|要|可以)", r"还需要我(?:做|帮)"),
+    "ja": (r"他に(?:何か|お手伝い)", r"ほかに(?:何か|お手伝い)"),
+    "ko": (r"더 (?:도와|필요하신)", r"다른 (?:도움이|필요하신|요청)"),
 }
 
 OFFER: Lexicon = {
