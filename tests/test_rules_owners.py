@@ -50,3 +50,22 @@ def test_a_stop_someone_else_must_clear_is_a_blocker(text: str, prompt: str) -> 
 )
 def test_the_harness_failing_is_an_error(text: str) -> None:
     assert reads(text, "refactor it") == ("error", "deliver")
+
+
+def test_the_sandbox_killing_the_session_is_an_error() -> None:
+    text = (
+        "─── shell | developer ───\ncommand: cargo build --release\n\n   Compiling solver v0.4.0\n\n"
+        "Session terminated: sandbox process was killed (signal 9, memory limit 4096 MiB "
+        "exceeded)."
+    )
+    assert reads(text, "build the release binary") == ("error", "deliver")
+
+
+def test_git_status_untracked_marker_is_no_question() -> None:
+    from coachloop.judge.rules.features import Features
+    from coachloop.judge.rules.text import Message
+
+    text = (
+        "⏺ Bash(git status --short)\n  ⎿   M src/a.ts\n      ?? src/b.ts\n\nCommitted as `4e1a9c2`."
+    )
+    assert Features(Message(text)).questions == []

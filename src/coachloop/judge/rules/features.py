@@ -234,8 +234,10 @@ class Features:
             s = raw.rstrip("*_ )")
             if not (s.endswith(QUESTION_MARKS) or s.startswith("¿")):
                 continue
-            if s.endswith(" ??"):
-                continue  # code pasted as a tool printed it: "tenantId: overrides.tenantId ??"
+            if s.endswith(" ??") or s.strip() == "??":
+                # code pasted as a tool printed it: "tenantId: overrides.tenantId ??", git
+                # status's "??" of an untracked file
+                continue
             if (
                 i == 0
                 and len(sentences) > 2

@@ -197,7 +197,7 @@ DONE_WORLD: Lexicon = {
         r"\bfatto\b",
     ),
     "vi": (r"\bhoàn thành\b", r"\bđã (?:sửa|thêm|cập nhật|triển khai|tạo)\b", r"\bthành công\b"),
-    "id": (r"\bberhasil\b", r"\bselesai\b"),
+    "id": (r"\bberhasil\b", r"\bselesai\b", r"\bsudah (?:beres|jadi|siap)\b"),
     "ms": (r"\b(?:dah|sudah) (?:siap|betulkan|dibetulkan|selesai|fix)\b",),
     "tr": (
         r"\btamamlandı\b",
@@ -209,7 +209,7 @@ DONE_WORLD: Lexicon = {
     # "opgelost", "afgerond", "voltooid" (fixed, finished, completed); not "klaar", which is
     # as often "ready" (waiting on someone: "staat klaar voor review"), nor "bijgewerkt",
     # "toegevoegd", which, like the French "ajoutées", also say what is found in place
-    "nl": (r"\b(?:opgelost|afgerond|voltooid)\b",),
+    "nl": (r"\b(?:opgelost|afgerond|voltooid)\b", r"\b(?:alles )?staat gecommit\b"),
     "cs": (r"\bhotovo\b", r"\b(?:dokončen|opraven|implementován|nasazen)[oaáé]\b", r"\búspěšně\b"),
     "pl": (r"\bgotowe\b", r"\bzrobione\b", r"\bpomyślnie\b", r"\bnaprawion[oey]\b"),
     # "I finished ...", "... was fixed / added / implemented / ...", "completed", "successfully"

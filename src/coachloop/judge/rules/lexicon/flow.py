@@ -284,4 +284,5 @@ OFFER: Lexicon = {
     "id": (r"\bapakah (?:anda|kamu) ingin saya\b", r"\bmau saya\b"),
     "tr": (r"\bister misiniz\b",),
     "pl": (r"\bczy chcesz, (?:żebym|abym)\b",),
+    "nl": (r"\bzal ik\b", r"\bwil je dat ik\b"),
 }

@@ -96,6 +96,9 @@ ERROR_WORDS: Lexicon = {
         # (finishReason: MAX_TOKENS)]", OpenCode's "ProviderModelNotFoundError: Model not found"
         r"\bfinish_?reason:? ?max_tokens\b|\bmaximale ausgabelänge\b|\bantwort abgebrochen\b",
         r"\b(?:provider)?modelnotfounderror\b",
+        # the sandbox ending the session: "Session terminated: sandbox process was killed
+        # (signal 9, memory limit 4096 MiB exceeded)"
+        r"\bsession terminated: \w+|\bprocess was killed \(signal \d+",
         r"(?:本轮)?对话已(?:中断|终止)",
         # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
         # through my credits for today" (a service the task uses says whose: "the key's")
