@@ -69,3 +69,25 @@ def test_git_status_untracked_marker_is_no_question() -> None:
         "⏺ Bash(git status --short)\n  ⎿   M src/a.ts\n      ?? src/b.ts\n\nCommitted as `4e1a9c2`."
     )
     assert Features(Message(text)).questions == []
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt"),
+    [
+        (
+            "Let me now apply the same fix to `AddressForm.tsx`, then run the tests.\n\nConnection "
+            "failed. If the problem persists, please check your internet connection or VPN\n"
+            "(Request ID: 8f3b2c1e-77a4)",
+            "fix the forms",
+        ),
+        (
+            "IPA hazır: `build/App.ipa`. Yükleme reddedildi: sözleşme onaylanmamış. Bunu yalnızca "
+            "hesap sahibi App Store Connect'ten onaylayabilir. Sözleşme onaylandıktan sonra bana "
+            "haber verin, tekrar yükleyeceğim.",
+            "uygulamayı App Store'a yükle",
+        ),
+    ],
+    ids=["cursor-connection-failed", "tr-only-the-account-holder"],
+)
+def test_more_stops_reach_the_human(text: str, prompt: str) -> None:
+    assert reads(text, prompt)[1] == "deliver"

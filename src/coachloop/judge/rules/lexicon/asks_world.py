@@ -218,6 +218,9 @@ ASK_SURE_WORLD: Lexicon = {
         r"\b(?:çıktıyı|sonucu|hatayı|logu) (?:buraya )?(?:yapıştırın|gönderin|paylaşın|atın)\b",
         # "Sizden birkaç şey rica edeceğim:" (I'll ask a few things of you)
         r"\bsizden\b[^.\n]{0,40}\brica\b",
+        # "Sözleşme onaylandıktan sonra bana haber verin" (once it's approved, let me know)
+        r"\w+(?:dıktan|dikten|duktan|dükten|tıktan|tikten|tuktan|tükten) sonra (?:bana )?haber "
+        r"verin\b",
         # "sizin hesabınızla giriş yapmak gerekiyor" (it takes logging in with your account)
         r"\bsizin hesabınız\w* [^.\n]{0,40}\bgerek\w*",
         r"\bbitince (?:bana )?(?:haber verin|söyleyin)\b",

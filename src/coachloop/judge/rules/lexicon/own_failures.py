@@ -99,6 +99,9 @@ ERROR_WORDS: Lexicon = {
         # the sandbox ending the session: "Session terminated: sandbox process was killed
         # (signal 9, memory limit 4096 MiB exceeded)"
         r"\bsession terminated: \w+|\bprocess was killed \(signal \d+",
+        # Cursor's own line: "Connection failed. If the problem persists, please check your
+        # internet connection or VPN"
+        r"\bcheck your internet connection or vpn\b",
         r"(?:本轮)?对话已(?:中断|终止)",
         # the agent tool's own credits: "Cascade says "out of prompt credits"", "I've burned
         # through my credits for today" (a service the task uses says whose: "the key's")

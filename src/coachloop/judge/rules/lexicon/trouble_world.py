@@ -232,6 +232,7 @@ STUCK_WORLD: Lexicon = {
     "tr": (
         r"\w+(?:amıyorum|emiyorum)\b",
         r"\berişimim yok\b",
+        r"\b(?:yalnızca|sadece) (?:\w+ ){0,2}(?:hesap sahibi|yönetici\w*)\b",  # only the owner
         r"\bizni(?:m)? yok\b",
         r"\bmanuel olarak\b",
         r"\byönetici\w*",
