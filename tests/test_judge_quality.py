@@ -140,9 +140,16 @@ def test_independent_set_floors(name: str) -> None:
 # - blind76–78: the fourth session's validation sets, read for its fixes (failures printed
 #   by the last command shown; blind77 adversarial like blind68), scored with the judge of
 #   a1bf203 first: 0.900 / 0.006 / 0.525, 0.875 / 0.059 / 0.675, 0.904 / 0.024 / 0.675.
-# - blind80–81: two more of that session's validation sets (IDE chat exports; near-miss
-#   twins), scored with the judge of a1bf203 first: 0.904 / 0.029 / 0.675, 0.896 / 0.024 /
-#   0.625.
+# - blind80, 81, 83, 84: more of that session's validation sets (IDE chat exports; near-miss
+#   twins; terse terminal agents; adversarial in ru, uk, pl, tr, vi, id, nl), scored with
+#   the judge of a1bf203 first. At the session's end, all seven read sets: 0.900 / 0.006 /
+#   0.525 -> 0.933 / 0.006 / 0.700, 0.875 / 0.059 / 0.675 -> 0.938 / 0.012 / 0.850, 0.904 /
+#   0.024 / 0.675 -> 0.938 / 0.006 / 0.800, 0.904 / 0.029 / 0.675 -> 0.942 / 0.006 / 0.800,
+#   0.896 / 0.024 / 0.625 -> 0.933 / 0 / 0.750, 0.892 / 0.035 / 0.575 -> 0.925 / 0.006 /
+#   0.650, 0.825 / 0.012 / 0.325 -> 0.846 / 0 / 0.400.
+# - blind79, 82, 85: that session's never-read sets, scored with the judge of a1bf203 and at
+#   the end only: 0.908 / 0.041 / 0.700 -> 0.917 / 0.035 / 0.725, 0.929 / 0.029 / 0.750 ->
+#   0.933 / 0.024 / 0.750, 0.954 / 0 / 0.850 both times.
 # (file, rows, false suppression at most, route accuracy at least, rejection recall at least)
 BLIND_FLOORS = [
     ("blind2.jsonl", 260, 0.11, 0.86, None),
@@ -216,11 +223,16 @@ BLIND_FLOORS = [
     ("blind65.jsonl", 240, 0.04, 0.89, 0.64),
     ("blind70.jsonl", 240, 0.04, 0.92, 0.79),
     ("blind75.jsonl", 240, 0.03, 0.94, 0.87),
-    ("blind76.jsonl", 240, 0.02, 0.89, 0.55),
-    ("blind77.jsonl", 240, 0.07, 0.86, 0.65),
-    ("blind78.jsonl", 240, 0.03, 0.89, 0.65),
-    ("blind80.jsonl", 240, 0.03, 0.89, 0.70),
-    ("blind81.jsonl", 240, 0.03, 0.87, 0.60),
+    ("blind76.jsonl", 240, 0.02, 0.92, 0.67),
+    ("blind77.jsonl", 240, 0.02, 0.92, 0.82),
+    ("blind78.jsonl", 240, 0.02, 0.92, 0.77),
+    ("blind80.jsonl", 240, 0.02, 0.93, 0.77),
+    ("blind81.jsonl", 240, 0.01, 0.92, 0.72),
+    ("blind83.jsonl", 240, 0.02, 0.91, 0.62),
+    ("blind84.jsonl", 240, 0.01, 0.83, 0.37),
+    ("blind79.jsonl", 240, 0.04, 0.90, 0.70),
+    ("blind82.jsonl", 240, 0.03, 0.92, 0.72),
+    ("blind85.jsonl", 240, 0.01, 0.94, 0.82),
 ]
 
 
