@@ -28,7 +28,7 @@ DONE = lx.compile_lexicon(lx.DONE)
 ONGOING = lx.compile_lexicon(lx.ONGOING)
 ASK = lx.compile_lexicon(lx.ASK)
 OFFER = lx.compile_lexicon(lx.OFFER, indexed=False)  # 2x a plain regex, even on short text
-OFFER_STRONG = lx.lexicon_regex(lx.OFFER_STRONG)
+OFFER_STRONG = lx.SplitRegex(lx.OFFER_STRONG)
 BLOCKER = lx.compile_lexicon(lx.BLOCKER)
 STUCK = lx.compile_lexicon(lx.STUCK)
 ERROR_OPENING = lx.lexicon_regex(lx.ERROR_OPENING)

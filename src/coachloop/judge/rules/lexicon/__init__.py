@@ -21,7 +21,12 @@ from coachloop.judge.rules.lexicon import (
     trouble_world,
     world,
 )
-from coachloop.judge.rules.lexicon.base import Lexicon, compile_lexicon, lexicon_regex
+from coachloop.judge.rules.lexicon.base import (
+    Lexicon,
+    SplitRegex,
+    compile_lexicon,
+    lexicon_regex,
+)
 from coachloop.judge.rules.lexicon.flow import OFFER, OFFER_STRONG
 from coachloop.judge.rules.lexicon.trouble import (
     DANGLING,
@@ -67,6 +72,7 @@ __all__ = [
     "STUCK",
     "TWO_LETTER_WORDS",
     "Lexicon",
+    "SplitRegex",
     "compile_lexicon",
     "cues",
     "lexicon_regex",
