@@ -19,6 +19,7 @@ flaky or failing (in the languages agents write in), a failing CI job set to
 
 from __future__ import annotations
 
+from coachloop.scan.index import words
 from coachloop.scan.lazy import LazyPattern
 
 __all__ = ["bypassed_check", "skipped_check"]
@@ -30,9 +31,15 @@ _WORDS = ("skip", "disabled", "excluded", "commented out", "muted")
 _ASIDE_WORDS = (
     "comentei", "desativei", "desabilitei", "pulei", "comenté", "desactivé", "deshabilité",
     "salté", "commenté", "désactivé", "commentato", "disattivato", "auskommentiert",
-    "deaktiviert", "закомментировал", "отключил", "закоментував", "вимкнув", "注释掉", "跳过了",
+    "deaktiviert", "закомментировал", "закомментировала", "закомментировали", "отключил",
+    "отключила", "отключили", "закоментував", "закоментувала", "закоментували", "вимкнув",
+    "вимкнула", "вимкнули", "注释掉", "跳过了",
 )  # fmt: skip
 _ASIDE = "(?:" + "|".join(_ASIDE_WORDS) + ")"
+# looked up in the prose's words (read once per message: `index.words`), the scripts that
+# write no spaces between words as substrings
+_ASIDE_CJK = ("注释掉", "跳过了")
+_ASIDE_SPACED = frozenset(_ASIDE_WORDS) - frozenset(_ASIDE_CJK)
 _FAILING = (
     r"(?:falhava|falhando|fallaba|fallando|échouait|échoue|falliva|fallisce|fehlschlug|"
     r"schlug \w+ fehl|schlugen \w+ fehl|падал|падает|падав|падає|instável|inestable|instable|"
@@ -62,8 +69,10 @@ _SKIPPED = LazyPattern(
 
 def skipped_check(low_prose: str) -> str | None:
     """The words that say the change's own tests were skipped, or None."""
-    if not any(map(low_prose.__contains__, _WORDS)) and not any(
-        map(low_prose.__contains__, _ASIDE_WORDS)
+    if (
+        not any(map(low_prose.__contains__, _WORDS))
+        and _ASIDE_SPACED.isdisjoint(words(low_prose)[0])
+        and not any(map(low_prose.__contains__, _ASIDE_CJK))
     ):
         return None
     found = _SKIPPED.search(low_prose)

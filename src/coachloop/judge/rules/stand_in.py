@@ -28,14 +28,16 @@ from coachloop.scan.lazy import LazyPattern
 __all__ = ["placeholder_mark", "stand_in", "stub_in_code", "todo_document"]
 
 # Every match holds one of `_STUB_WORDS`: most prose has none, and is not searched.
-_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub", "until ")
+_STUB_WORDS = ("for now", "todo", "to do", "pending", "placeholder", "stub")
+# "Until we have the signing secret in the env, `verify` returns `True`"
+_UNTIL_SECRET = LazyPattern(
+    r"\buntil (?:we|i) (?:have|get) (?:the |a )?[\w -]{0,30}\b(?:secret|key|credentials|token|"
+    r"access)\b[^.\n]{0,80}\breturns?\b"
+)
 _PLACEHOLDER = LazyPattern(
     r"\breturns? (?:true|false|none|null|nil|0|an? empty \w+|(?:a |an )?(?:hard-?coded|fixed|"
     r"dummy|mock|fake|static) [\w ]{1,20}?) for now\b|\b(?:real|actual|proper) (?:logic|"
     r"implementation|api call|integration) (?:is )?(?:still )?(?:a )?(?:todo|to ?do|pending)\b|"
-    # "Until we have the signing secret in the env, `verify` returns `True`"
-    r"\buntil (?:we|i) (?:have|get) (?:the |a )?[\w -]{0,30}\b(?:secret|key|credentials|token|"
-    r"access)\b[^.\n]{0,80}\breturns?\b|"
     r"\b(?:left|is|as|with) (?:a |an )?(?:no-op |empty )?(?:placeholder|stub)"
     r"(?: implementation| body| function)?\b|\b(?:hard-?coded|mocked|stubbed|faked) for now\b"
 )
@@ -69,6 +71,10 @@ def stand_in(prose: str, low_prose: str) -> str | None:
         said = _PLACEHOLDER.search(low_prose)
         if said:
             return said.group(0)
+    if "until we " in low_prose or "until i " in low_prose:
+        until = _UNTIL_SECRET.search(low_prose)
+        if until:
+            return until.group(0)
     if "TODO" in prose:
         note = _TODO_NOTE.search(prose)
         if note:
