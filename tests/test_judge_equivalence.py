@@ -175,7 +175,9 @@ requirements in zh as blockers, "请产品确认" as a request, and "finishReaso
 and for git status's "??" no longer a question, "the sandbox process was killed" an error,
 id "sudah beres" and nl "staat gecommit" claims of done, nl "zal ik" an offer; and for
 Cursor's "check your internet connection or VPN" as an error, tr "… onaylandıktan sonra bana
-haber verin" as a request and "yalnızca hesap sahibi" as a blocker)
+haber verin" as a request and "yalnızca hesap sahibi" as a blocker; and for a function whose
+body is a TODO note and an empty result, stubs said in the plural, and pl "daj znać, gdyby
+coś …" as help offered)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

@@ -108,3 +108,24 @@ def test_a_placeholder_left_in_brackets_goes_back() -> None:
         "`[À compléter : révocation]`\n\nLa documentation est terminée."
     )
     assert reads(text, "Documente les endpoints d'authentification") == ("status", "continue")
+
+
+def test_a_function_that_is_a_todo_and_an_empty_result_is_a_stand_in() -> None:
+    block = (
+        "```python\ndef search_products(query: str, limit: int = 20) -> list[Product]:\n"
+        "    # TODO: full-text search with pg_trgm\n    return []\n```"
+    )
+    assert stub_in_code([block]) is not None
+    early = (
+        "```python\ndef load(rows):\n    if not rows:\n        # TODO: log it\n        return []\n"
+        "    return [parse(r) for r in rows]\n```"
+    )
+    assert stub_in_code([early]) is None
+
+
+def test_stubs_said_in_the_plural_are_stand_ins() -> None:
+    text = (
+        "## Completed\n\nAdded `tests/test_validator.py` with 12 tests (the four amount tests are "
+        "empty stubs for now, to be filled in later). All done."
+    )
+    assert reads(text, "write unit tests for the validator") == ("status", "continue")

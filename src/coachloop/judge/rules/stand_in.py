@@ -43,7 +43,7 @@ _PLACEHOLDER = LazyPattern(
 )
 _TODO_NOTE = LazyPattern(r"\bTODO(?:\([^)\n]{0,40}\))?:")
 _STAND_IN = LazyPattern(
-    r"\b(?:stub|mock|mocked|dummy|placeholder|hard-?coded|fake|no-op|ejemplo|esempio|przykładow\w*|"
+    r"\b(?:stubs?|mocks?|mocked|dummy|placeholders?|hard-?coded|fake|no-op|ejemplo|esempio|przykładow\w*|"
     r"fijo|fisso|fixo|fixa|fictic\w*|fictíci\w*|fictive?s?|factices?|fittizi\w*|fiktiv\w*|"
     r"pust\w+|vacío|vuoto|vazio|leer|sempre|siempre|zawsze|contoh|tiruan|"
     r"sahte|örnek|заглушк\w*|фиктивн\w*|nep|statisch)\b|假数据|固定|ダミー|더미|랜덤"
@@ -121,6 +121,11 @@ _CODE_STUB = LazyPattern(
     # a body that is only a TODO note: "{\n    // TODO: query and send\n}"
     r"\{[ \t]*\n[ \t]*(?://|#)[ \t]*todo\b[^\n]*\n[ \t]*\}|"
     r":[ \t]*\n[ \t]*#[ \t]*todo\b[^\n]*\n[ \t]*(?:pass|\.\.\.)[ \t]*$|"
+    # a function whose body is a TODO note and an empty result: "def search(q):\n    # TODO:
+    # full-text search\n    return []"
+    r"^[ \t]*(?:def|function|func|fn|async def)\b[^\n]*[:{][ \t]*\n"
+    r"[ \t]*(?://|#)[ \t]*todo\b[^\n]*\n"
+    r"[ \t]*return (?:\[\]|\{\}|none|null|nil|false|0|\"\"|'')?;?[ \t]*$|"
     r"(?://|#)[ \t]*(?:占位|ダミー|임시 구현)",
     re.M,
 )

@@ -272,5 +272,6 @@ ASK_WORLD: Lexicon = {
     "vi": (r"\bvui lòng\b", r"\bcho tôi biết\b"),
     "id": (r"\bsilakan\b(?! (?:di)?coba\b)", r"\bberi tahu\b"),  # "silakan dicoba": a handoff
     "tr": (r"\blütfen\b",),
-    "pl": (r"\bproszę\b", r"\bdaj (?:mi )?znać\b"),
+    # not "daj znać, gdyby coś jeszcze było nie tak" (if anything's still wrong: help offered)
+    "pl": (r"\bproszę\b", r"\bdaj (?:mi )?znać\b(?!,? (?:gdyby|jeśli|jeżeli) coś)"),
 }
