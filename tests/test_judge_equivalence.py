@@ -177,7 +177,9 @@ id "sudah beres" and nl "staat gecommit" claims of done, nl "zal ik" an offer; a
 Cursor's "check your internet connection or VPN" as an error, tr "… onaylandıktan sonra bana
 haber verin" as a request and "yalnızca hesap sahibi" as a blocker; and for a function whose
 body is a TODO note and an empty result, stubs said in the plural, and pl "daj znać, gdyby
-coś …" as help offered)
+coś …" as help offered; and for a lint run let through ("npm run lint || true", a rule set to
+"off" in the config shown), a test step taken out of the pipeline, "TODO: echten …/real …" as a
+stand-in, ja "全テスト通過" as verification asserted, and ru "готова" as a claim of done)
 (type, route, confidence, reason, problems, evidence counts, the sure-deliver flag, and a
 digest over the full verdict and the trainer's signal names; see
 `coachloop.bench.fingerprint` and `benchmarks/judge_equivalence.py`). Changing what the

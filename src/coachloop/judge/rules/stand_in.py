@@ -115,6 +115,8 @@ _CODE_STUB = LazyPattern(
     r"(?:fake|dummy|mock(?:ed)?) (?:data|response|values?|implementation))\b|"
     r"(?://|#)[ \t]*todo\b[:(]?[^\n]{0,40}\breplace (?:with|this|by)\b|"
     r"(?://|#)[ \t]*(?:implement|fill in|finish) (?:later|me|this later)\b|"
+    # "// TODO: echten Mailer anbinden", "# TODO: wire up the real client"
+    r"(?://|#)[ \t]*todo\b[:(]?[^\n]{0,20}?\b(?:echte[nmr]?|real|actual)\b|"
     # an error thrown in place of the work: "throw new Error('Partial refunds not implemented yet')"
     r"\b(?:throw|raise)\b[^\n]{0,80}?\bnot (?:yet )?implemented(?: yet)?\b[^\n]{0,5}?"
     r"(?:yet|['\"])|"
