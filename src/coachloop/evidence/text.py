@@ -185,11 +185,8 @@ def _last_output_failures(text: str) -> list[str]:
     """`_FAILURE_OUT` lines after which the text shows no further call or prompt."""
     if not any(map(text.__contains__, _FAILURE_OUT_PARTS)):
         return []
-    return [
-        m.group(0)
-        for m in _FAILURE_OUT.finditer(text)
-        if not any(text.find(call, m.end()) != -1 for call in _CALLS)
-    ]
+    last_call = max(map(text.rfind, _CALLS))  # -1 when the text shows none
+    return [m.group(0) for m in _FAILURE_OUT.finditer(text) if m.end() > last_call]
 
 
 def _may_fail(text: str, lowered: str) -> bool:

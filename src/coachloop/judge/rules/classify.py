@@ -62,13 +62,16 @@ class Outcome:
 _TOOL_KEYS = ('"input"', '"arguments"', '"tool_use"', '"parameters"')
 
 
-_XML_TOOLS = (
-    "write_to_file",
-    "replace_in_file",
-    "apply_diff",
-    "insert_content",
-    "search_and_replace",
-    "execute_command",
+_XML_TOOLS = tuple(
+    (f"<{tag}>", f"</{tag}>")
+    for tag in (
+        "write_to_file",
+        "replace_in_file",
+        "apply_diff",
+        "insert_content",
+        "search_and_replace",
+        "execute_command",
+    )
 )
 
 
@@ -77,9 +80,9 @@ def _leaked_tool_call(text: str) -> bool:
     tool that does not parse, opening the message or its last line, or a tool's XML tag
     as Cline and Roo Code write them ("<write_to_file>") opened and never closed."""
     if "<" in text:
-        for tag in _XML_TOOLS:
-            at = text.rfind(f"<{tag}>")
-            if at != -1 and f"</{tag}>" not in text[at:]:
+        for opened, closed in _XML_TOOLS:
+            at = text.rfind(opened)
+            if at != -1 and text.find(closed, at) == -1:
                 return True
     head = text.lstrip()
     if not head.startswith("{"):

@@ -47,7 +47,7 @@ _ASIDE_WORDS = (
 _ASIDE = "(?:" + "|".join(_ASIDE_WORDS) + ")"
 # looked up in the prose's words (read once per message: `index.words`), the scripts that
 # write no spaces between words as substrings
-_ASIDE_CJK = ("注释掉", "跳过了")
+_ASIDE_CJK = tuple(w for w in _ASIDE_WORDS if w[0] >= "\u3000")
 _ASIDE_SPACED = frozenset(_ASIDE_WORDS) - frozenset(_ASIDE_CJK)
 _FAILING = (
     r"(?:falhava|falhando|fallaba|fallando|échouait|échoue|falliva|fallisce|fehlschlug|"
