@@ -5,8 +5,13 @@ is done" waits on the human (delivered). Cases written anew after the validation
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+from coachloop.judge.rules import lexicon as lx
+from coachloop.judge.rules.text import Message
 from judge_support import reads
 
 
@@ -68,3 +73,18 @@ def test_anything_else_is_an_offer_not_a_question(closing: str) -> None:
         f"FAILED tests/test_export.py::test_headers\n```\n\n{closing}"
     )
     assert reads(text, "add the xlsx export") == ("status", "continue")
+
+
+def test_the_split_offer_patterns_find_what_one_alternation_finds() -> None:
+    data = Path(__file__).parent / "data"
+    sentences = [
+        s.lower()
+        for name in ("dev.jsonl", "holdout.jsonl", "blind77.jsonl", "blind84.jsonl")
+        for line in (data / name).read_text(encoding="utf-8").splitlines()
+        for s in Message(json.loads(line)["text"]).sentences[-4:]
+    ]
+    for lexicon in (lx.OFFER, lx.OFFER_STRONG):
+        split, whole = lx.SplitRegex(lexicon), lx.lexicon_regex(lexicon)
+        assert [split.search(s) for s in sentences] == [
+            whole.search(s) is not None for s in sentences
+        ]

@@ -337,7 +337,7 @@ class Features:
         # a quotation opened and never closed: "… pokażę komunikat „Nie udało się pobrać"
         for opener, closers in _QUOTES:
             at = text.rfind(opener)
-            if at != -1 and not any(c in text[at:] for c in closers):
+            if at != -1 and all(text.find(c, at) == -1 for c in closers):
                 return True
         low = self.msg.low_text  # `text` is the message's text: it is stripped already
         word = last_word(low)

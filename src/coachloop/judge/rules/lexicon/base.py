@@ -53,7 +53,9 @@ class SplitRegex:
     """A lexicon as two plain regular expressions: the patterns that open on an ASCII
     character, and the others, tried only on text that holds a character outside ASCII.
     One alternation of both kinds loses `re`'s scan for the possible first characters
-    (which it keeps for a set of ASCII ones): 5-10x slower on short sentences."""
+    (which it keeps for a set of ASCII ones): 5-10x slower on short sentences. Contract:
+    a pattern whose opening character lies outside ASCII needs one to match (a test
+    checks the split against the one alternation on the labelled sets' sentences)."""
 
     __slots__ = ("narrow", "wide")
 
